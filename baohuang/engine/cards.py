@@ -1,0 +1,146 @@
+"""Cards, their notation and order, and each preset's deck (RULES §1, §2, §5).
+
+A card is a short string: rank + suit (``"9S"``, ``"TH"``), a joker (``"SJ"`` 小王,
+``"BJ"`` 大王), or a marked copy carrying ``*``: ``"BJ*"`` the emperor card (皇),
+``"SJ*"`` the lianzhong guard card (保), ``"4H*"`` the qingdao 保子.
+A marked card is still one of the four copies of its card.
+"""
+
+from __future__ import annotations
+
+PRESETS = ("classic", "lianzhong", "qingdao")
+
+RANKS = "3456789TJQKA2"
+SUITS = "SHCD"
+
+SMALL_JOKER = "SJ"
+BIG_JOKER = "BJ"
+EMPEROR_CARD = "BJ*"
+LIANZHONG_GUARD_CARD = "SJ*"
+BAOZI = "4H*"  # 保子, the qingdao guard card
+MARKED_CARDS = (EMPEROR_CARD, LIANZHONG_GUARD_CARD, BAOZI)
+
+# Value tiers for play. Natural ranks are 0 (3) .. 12 (2); the joker tiers follow.
+SMALL_JOKER_VALUE = len(RANKS)  # 13
+BIG_JOKER_VALUE = SMALL_JOKER_VALUE + 1  # 14
+BAOZI_VALUE = BIG_JOKER_VALUE + 1  # 15: in qingdao 保子 sits above the big joker
+
+_NATURALS = tuple(rank + suit for rank in RANKS for suit in SUITS)
+ALL_CARDS = frozenset(_NATURALS + (SMALL_JOKER, BIG_JOKER) + MARKED_CARDS)
+
+
+def _value_table(preset: str) -> dict[str, int]:
+    table = {card: RANKS.index(card[0]) for card in _NATURALS}
+    table.update({SMALL_JOKER: SMALL_JOKER_VALUE, BIG_JOKER: BIG_JOKER_VALUE,
+                  EMPEROR_CARD: BIG_JOKER_VALUE, LIANZHONG_GUARD_CARD: SMALL_JOKER_VALUE,
+                  BAOZI: RANKS.index("4")})
+    if preset == "qingdao":
+        # 保子 is above the big joker and is not a 4 for play (seed 003).
+        table[BAOZI] = BAOZI_VALUE
+    return table
+
+
+VALUES = {preset: _value_table(preset) for preset in PRESETS}
+
+
+def check_preset(preset: str) -> str:
+    if preset not in VALUES:
+        raise ValueError(f"unknown preset {preset!r}; expected one of {', '.join(PRESETS)}")
+    return preset
+
+
+# --- notation ---------------------------------------------------------------
+
+def parse_card(token: str) -> str:
+    """``"9s"`` → ``"9S"``, ``"10h"`` → ``"TH"``, ``"bj*"`` → ``"BJ*"``.
+
+    Raises ``ValueError`` naming the token when it is not a card of RULES §1.
+    """
+    card = token.strip().upper()
+    if card.startswith("10"):
+        card = "T" + card[2:]
+    if card not in ALL_CARDS:
+        raise ValueError(
+            f"bad card {token!r}: expected rank+suit like 9S or TH, SJ, BJ, "
+            f"or a marked BJ*, SJ*, 4H*")
+    return card
+
+
+def parse_cards(text: str) -> list[str]:
+    """Whitespace-separated cards, e.g. ``"9S 9H SJ"``; empty text is no cards."""
+    return [parse_card(token) for token in text.split()]
+
+
+def sort_key(card: str, preset: str = "classic"):
+    """High to low by value, then by suit (S H C D), an unmarked copy before a marked one."""
+    suit = card[1] if card[1] in SUITS else "S"
+    return (-VALUES[preset][card], SUITS.index(suit), card.endswith("*"))
+
+
+def sort_hand(cards, preset: str) -> list[str]:
+    """The cards high to low for ``preset`` (in qingdao 保子 comes first)."""
+    check_preset(preset)
+    return sorted(cards, key=lambda card: sort_key(card, preset))
+
+
+def format_cards(cards, preset: str = "classic") -> str:
+    """Canonical text of a set or a hand: high to low by value, then suit."""
+    return " ".join(sort_hand(cards, preset))
+
+
+# --- single cards -------------------------------------------------------------
+
+def value(card: str, preset: str) -> int:
+    """Single-card order: 3 < 4 < … < A < 2 < SJ < BJ (< 4H* in qingdao)."""
+    try:
+        return VALUES[preset][card]
+    except KeyError:
+        check_preset(preset)
+        raise ValueError(f"bad card {card!r}") from None
+
+
+def identity(card: str) -> str:
+    """The card without its mark (``"BJ*"`` → ``"BJ"``): what classic 叫庄 names."""
+    return card[:-1] if card.endswith("*") else card
+
+
+def is_marked(card: str) -> bool:
+    return card.endswith("*")
+
+
+# --- decks ------------------------------------------------------------------
+
+def _mark_first(deck: list[str], plain: str, marked: str) -> None:
+    deck[deck.index(plain)] = marked
+
+
+def _drop(deck: list[str], rank: str, keep: int) -> list[str]:
+    """Keep only the first ``keep`` cards of ``rank`` (suits never matter in play)."""
+    kept: list[str] = []
+    for card in deck:
+        if card[0] == rank and card not in (SMALL_JOKER, BIG_JOKER):
+            if keep == 0:
+                continue
+            keep -= 1
+        kept.append(card)
+    return kept
+
+
+def build_deck(preset: str) -> list[str]:
+    """The preset's cards in a fixed order, so a seeded shuffle is reproducible.
+
+    classic 216 (four decks, one BJ is BJ*), lianzhong 165 (no 3 4 5, three 6s
+    removed, BJ* and SJ*), qingdao 205 (eleven 3s removed, BJ* and 4H*).
+    """
+    check_preset(preset)
+    one_deck = list(_NATURALS) + [SMALL_JOKER, BIG_JOKER]
+    deck = one_deck * 4
+    _mark_first(deck, BIG_JOKER, EMPEROR_CARD)
+    if preset == "lianzhong":
+        deck = [card for card in deck if card[0] not in "345" or card in MARKED_CARDS]
+        deck = _drop(deck, "6", keep=13)
+        _mark_first(deck, SMALL_JOKER, LIANZHONG_GUARD_CARD)
+    elif preset == "qingdao":
+        deck = _drop(deck, "3", keep=5)
+        _mark_first(deck, "4H", BAOZI)
+    return deck

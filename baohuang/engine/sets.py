@@ -1,0 +1,294 @@
+"""Sets (一套牌), the beating rule (上牌), last-set rules and legal-set enumeration (RULES §2).
+
+A set is ``n`` natural cards of one rank plus ``x`` small jokers, ``y`` big jokers and, in
+qingdao, at most one 保子 (``4H*``). Every card falls in a *tier*: natural ranks 0..12
+(3..2), then SJ 13, BJ 14, 保子 15 — the same integers as ``cards.value``. A set's
+*composition* is ``(base, naturals, small, big, bao)``: the base tier, how many cards of
+it, and how many small jokers, big jokers and 保子 are attached (挂花).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from .cards import (BAOZI_VALUE, BIG_JOKER_VALUE, RANKS, SMALL_JOKER_VALUE, SUITS, VALUES,
+                    check_preset, format_cards, identity, is_marked, parse_cards)
+from .errors import IllegalAction
+
+THREE = RANKS.index("3")  # qingdao: the 3 goes last, alone, as a lead
+SIX = RANKS.index("6")  # lianzhong 憋6: the 6s go last, together
+_TIER_NAMES = tuple(RANKS) + ("SJ", "BJ", "4H*")
+PLAIN, SMALL, BIG, BAO = "plain", "small", "big", "bao"
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What matters about a set for play: size, base rank and attachment class (挂花).
+
+    ``naturals`` counts the base-rank cards (with no natural card, the lowest joker tier
+    present); ``small``/``big``/``bao`` count the attached SJ / BJ / 保子.
+    """
+
+    size: int
+    base: int
+    cls: str
+    naturals: int
+    small: int
+    big: int
+    bao: int
+
+    @property
+    def rank(self) -> str:
+        """The base rank as text: ``"9"``, ``"T"``, ``"2"``, ``"SJ"``, ``"BJ"``, ``"4H*"``."""
+        return _TIER_NAMES[self.base]
+
+    @property
+    def high_jokers(self) -> int:
+        """Cards from BJ/保子, as base or attached: what beats attached small jokers."""
+        as_base = self.naturals if self.base >= BIG_JOKER_VALUE else 0
+        return as_base + self.big + self.bao
+
+    @property
+    def composition(self) -> tuple[int, int, int, int, int]:
+        return (self.base, self.naturals, self.small, self.big, self.bao)
+
+
+def _attachment_class(small: int, big: int, bao: int) -> str:
+    return BAO if bao else BIG if big else SMALL if small else PLAIN
+
+
+def _shape_from_composition(base: int, naturals: int, small: int, big: int, bao: int) -> Shape:
+    return Shape(naturals + small + big + bao, base, _attachment_class(small, big, bao),
+                 naturals, small, big, bao)
+
+
+def _tiers(cards, preset: str) -> Counter:
+    table = VALUES[check_preset(preset)]
+    try:
+        return Counter(table[card] for card in cards)
+    except KeyError as err:
+        raise ValueError(f"bad card {err.args[0]!r}") from None
+
+
+def shape_of(cards: list[str], preset: str) -> Shape:
+    """The shape of a set, or ``IllegalAction("illegal_set")`` when it is not a set."""
+    if not cards:
+        raise IllegalAction("illegal_set", "a set needs at least one card")
+    tiers = _tiers(cards, preset)
+    naturals = sorted(tier for tier in tiers if tier < SMALL_JOKER_VALUE)
+    if len(naturals) > 1:
+        raise IllegalAction("illegal_set", f"{format_cards(cards, preset)} mixes naturals of "
+                            f"two ranks ({' and '.join(_TIER_NAMES[t] for t in naturals)})")
+    if preset == "qingdao" and THREE in tiers and len(cards) > 1:
+        raise IllegalAction("illegal_set",
+                            f"{format_cards(cards, preset)}: a 3 can only be played alone")
+    if tiers[BAOZI_VALUE] > 1:
+        raise IllegalAction("illegal_set", "there is only one 保子 (4H*)")
+    # With no natural card the lowest joker tier present is the base (SJ < BJ < 保子).
+    base = naturals[0] if naturals else min(tiers)
+    return _shape_from_composition(
+        base, tiers[base],
+        tiers[SMALL_JOKER_VALUE] if base < SMALL_JOKER_VALUE else 0,
+        tiers[BIG_JOKER_VALUE] if base < BIG_JOKER_VALUE else 0,
+        tiers[BAOZI_VALUE] if base < BAOZI_VALUE else 0)
+
+
+def composition(cards: list[str], preset: str) -> tuple[int, int, int, int, int]:
+    """``(base, naturals, small, big, bao)``: equal for sets that differ only in suits or marks."""
+    return shape_of(cards, preset).composition
+
+
+# --- beating (上牌 / 顺牌) ----------------------------------------------------------
+
+def why_not_beats(new: Shape, old: Shape) -> str | None:
+    """``None`` when ``new`` beats ``old``, else the reason in words."""
+    if new.size != old.size:
+        return f"it has {new.size} cards and the set on the table has {old.size}"
+    if new.base <= old.base:
+        return f"its rank {new.rank} is not higher than {old.rank}"
+    if old.cls == PLAIN:
+        return None
+    if old.cls == SMALL:
+        # The seed's "2 SJ + 3×9 falls to 2 BJ + 3×J": one BJ/保子 per attached small joker.
+        if new.high_jokers >= old.small:
+            return None
+        return (f"the set on the table has {old.small} small joker(s) attached; it takes "
+                f"at least {old.small} big joker(s) or 保子")
+    if old.cls == BIG:
+        # 挂大花的牌是最大的 — except that in qingdao 保子 beats it (a class only qingdao has).
+        if new.cls == BAO:
+            return None
+        return "a set with a big joker attached can only be beaten by one with 保子 attached"
+    return "a set with 保子 attached cannot be beaten"
+
+
+def beats_shape(new: Shape, old: Shape) -> bool:
+    """T beats S (RULES §2): same size, higher base rank, and S's attachment class allows it."""
+    return why_not_beats(new, old) is None
+
+
+def beats(new: str, old: str, preset: str) -> bool:
+    """Does the set written ``new`` beat the set written ``old``? (``"JS JH BJ BJ"``, …)
+
+    Malformed text or a card list that is not a set raises ``ValueError``.
+    """
+    return beats_shape(shape_of(parse_cards(new), preset), shape_of(parse_cards(old), preset))
+
+
+# --- concrete plays -------------------------------------------------------------
+
+def _as_shape(top, preset: str) -> Shape | None:
+    if top is None or isinstance(top, Shape):
+        return top
+    return shape_of(list(top), preset)
+
+
+def _holds_sixes_rule(preset: str, hold_sixes: bool) -> bool:
+    # 憋6 is a lianzhong room option; it means nothing in the other presets.
+    return hold_sixes and preset == "lianzhong"
+
+
+def check_play(cards: list[str], hand: list[str], preset: str, *, top, hold_sixes: bool = False
+               ) -> Shape:
+    """Validate playing ``cards`` from ``hand`` on ``top`` (``None`` = a lead, 发牌).
+
+    Returns the set's shape, or raises ``IllegalAction`` with code ``not_in_hand``,
+    ``illegal_set``, ``three_goes_last``, ``sixes_go_last``, ``wrong_size`` or ``does_not_beat``.
+    """
+    if not cards:
+        raise IllegalAction("illegal_set", "a play needs at least one card")
+    held = Counter(hand)
+    for card, count in Counter(cards).items():
+        if held[card] < count:
+            raise IllegalAction("not_in_hand", f"{card} is not in your hand" if not held[card]
+                                else f"you hold only {held[card]} of {card}")
+    table = VALUES[check_preset(preset)]
+    tiers = {table[card] for card in cards}
+    if preset == "qingdao" and THREE in tiers and (len(cards) > 1 or top is not None
+                                                   or len(hand) > 1):
+        raise IllegalAction("three_goes_last",
+                            "a 3 may only be played alone, as a lead, as your last card")
+    shape = shape_of(cards, preset)
+    if _holds_sixes_rule(preset, hold_sixes) and SIX in tiers and len(cards) != len(hand):
+        raise IllegalAction("sixes_go_last", "憋6: your 6s go last, all together as your "
+                            "final set (jokers may be attached)")
+    old = _as_shape(top, preset)
+    if old is not None:
+        reason = why_not_beats(shape, old)
+        if reason is not None:
+            code = "wrong_size" if shape.size != old.size else "does_not_beat"
+            raise IllegalAction(code, f"{format_cards(cards, preset)} does not beat the set on "
+                                f"the table: {reason}")
+    return shape
+
+
+# --- enumeration -----------------------------------------------------------------
+
+def _grouped(hand, preset: str, avoid) -> list[list[str]]:
+    """The hand's cards by tier, each tier in the order we prefer to play its copies.
+
+    Unmarked copies first, then copies whose identity is not in ``avoid``, so an
+    enumerated play never shows a marked card or a called card without need.
+    """
+    table = VALUES[check_preset(preset)]
+    groups: list[list[str]] = [[] for _ in range(BAOZI_VALUE + 1)]
+    try:
+        for card in hand:
+            groups[table[card]].append(card)
+    except KeyError as err:
+        raise ValueError(f"bad card {err.args[0]!r} in hand") from None
+    for group in groups:
+        if len(group) > 1:
+            group.sort(key=lambda card: (is_marked(card), identity(card) in avoid,
+                                         SUITS.find(card[1]), card))
+    return groups
+
+
+def _lead_compositions(groups, forced):
+    """Every composition a lead can take, low to high: (base, n, x, y, b)."""
+    count_x, count_y, count_b = (len(groups[SMALL_JOKER_VALUE]), len(groups[BIG_JOKER_VALUE]),
+                                 len(groups[BAOZI_VALUE]))
+    for base, group in enumerate(groups):
+        if not group:
+            continue
+        if base in forced:
+            if forced[base] is not None:
+                yield forced[base]
+            continue
+        max_x = count_x if base < SMALL_JOKER_VALUE else 0
+        max_y = count_y if base < BIG_JOKER_VALUE else 0
+        max_b = count_b if base < BAOZI_VALUE else 0
+        for n in range(1, len(group) + 1):
+            for x in range(max_x + 1):
+                for y in range(max_y + 1):
+                    for b in range(max_b + 1):
+                        yield (base, n, x, y, b)
+
+
+def _follow_compositions(groups, forced, top: Shape):
+    """Every composition that beats ``top``, low to high, built from counts only."""
+    if top.cls == BAO:
+        return
+    size = top.size
+    need_bao = top.cls == BIG
+    need_high = top.small if top.cls == SMALL else 0
+    count_x, count_y, count_b = (len(groups[SMALL_JOKER_VALUE]), len(groups[BIG_JOKER_VALUE]),
+                                 len(groups[BAOZI_VALUE]))
+    for base in range(top.base + 1, BAOZI_VALUE + 1):
+        group = groups[base]
+        if not group:
+            continue
+        if base in forced:
+            comp = forced[base]
+            if comp is not None and beats_shape(_shape_from_composition(*comp), top):
+                yield comp
+            continue
+        max_x = count_x if base < SMALL_JOKER_VALUE else 0
+        max_y = count_y if base < BIG_JOKER_VALUE else 0
+        max_b = count_b if base < BAOZI_VALUE else 0
+        base_is_high = base >= BIG_JOKER_VALUE
+        for n in range(1, min(len(group), size) + 1):
+            rest = size - n
+            for x in range(min(max_x, rest) + 1):
+                for y in range(min(max_y, rest - x) + 1):
+                    b = rest - x - y
+                    if b > max_b or (need_bao and not b):
+                        continue
+                    if need_high and y + b + (n if base_is_high else 0) < need_high:
+                        continue
+                    yield (base, n, x, y, b)
+
+
+def _forced_tiers(groups, hand_size: int, preset: str, top, hold_sixes: bool) -> dict:
+    """Tiers the last-set rules restrict: tier → the one composition allowed, or None."""
+    forced = {}
+    if preset == "qingdao" and groups[THREE]:
+        # The 3 goes alone, as a lead, as the last card.
+        forced[THREE] = (THREE, 1, 0, 0, 0) if top is None and hand_size == 1 else None
+    if _holds_sixes_rule(preset, hold_sixes) and groups[SIX]:
+        # 憋6: the only set with a 6 is the whole hand — all the 6s plus every joker held.
+        only_sixes = all(not groups[t] for t in range(SMALL_JOKER_VALUE) if t != SIX)
+        forced[SIX] = ((SIX, len(groups[SIX]), len(groups[SMALL_JOKER_VALUE]),
+                        len(groups[BIG_JOKER_VALUE]), len(groups[BAOZI_VALUE]))
+                       if only_sixes else None)
+    return forced
+
+
+def legal_sets(hand: list[str], preset: str, *, top=None, hold_sixes: bool = False,
+               avoid=frozenset()) -> list[list[str]]:
+    """Every legal play from ``hand`` on ``top`` (``None`` = lead), one per composition.
+
+    Ordered low to high by (base, naturals, small, big, bao). Each play lists its cards
+    high to low, choosing copies canonically (see ``_grouped``).
+    """
+    groups = _grouped(hand, preset, avoid)
+    old = _as_shape(top, preset)
+    forced = _forced_tiers(groups, len(hand), preset, old, hold_sixes)
+    comps = (_lead_compositions(groups, forced) if old is None
+             else _follow_compositions(groups, forced, old))
+    # Prefix lists per tier, so each play is three list concatenations.
+    prefixes = [[group[:i] for i in range(len(group) + 1)] for group in groups]
+    small, big, bao = (prefixes[SMALL_JOKER_VALUE], prefixes[BIG_JOKER_VALUE],
+                       prefixes[BAOZI_VALUE])
+    return [bao[b] + big[y] + small[x] + prefixes[base][n] for base, n, x, y, b in comps]
