@@ -23,7 +23,7 @@ Cards (SECRET per seat: a view shows a seat only its own hand, others only count
 - ``hands``: five lists of cards, each sorted (``cards.sort_hand``).
 - ``dealt``: five ints, the counts dealt before any card changed hands.
 - ``tribute_in``: the debts (contract "Debts" dicts) paid at this deal (qingdao; else []).
-- ``tribute_paid``: the transfers that paid them, ``[{"from", "to", "cards": [...]}]``.
+- ``tribute_paid``: the transfers that paid them, one per card: ``[{"from", "to", "card"}]``.
 - ``threes``: qingdao 买3 transfers ``[{"buyer", "seller", "paid": card | None}]``.
 - ``sold_three``: seats that sold a 3 in 买3 (qingdao; else []).
 - ``six_bound``: five bools — lianzhong 憋6: the seat was dealt a 6 and must play all
@@ -56,6 +56,8 @@ Roles (``guard`` and ``solo == "dark"`` are SECRET until ``revealed``)
 - ``declared``: public log ``[{"seat", "what"}]`` of every declaration other than the
   silent ones (``none``, ``an_bao``, ``dark_solo`` are never logged).
 - ``hoes``: seats that declared 反 (shown with a 锄头), successful or not.
+- ``first_side``: lianzhong: the seats of the side whose 明保 / 造反 opened 扭 / 踢
+  (public), else None.
 
 Declaration window (phase ``declaring``, see ``bidding.py`` for the sub-steps)
 - ``window``: ``{"step": str, "pending": [seats], "answers": {"<seat>": what}}`` or None.
@@ -92,3 +94,277 @@ action's fields plus what followed from it:
   ``"round_won"`` (seat), ``"next"`` (seat to act), ``"revealed"`` (guard seat when
   this play revealed it), ``"ended"`` (True with ``"places"``).
 """
+
+from __future__ import annotations
+
+import json
+import random
+
+from . import bidding, play
+from .cards import PRESETS, build_deck, parse_cards, sort_hand
+from .errors import IllegalAction
+from .sets import legal_sets
+
+DEAL_SIZE = {"classic": 43, "lianzhong": 33, "qingdao": 41}
+DEFAULT_OPTIONS = {"hold_sixes": True, "grab_solo": False}
+
+# Which action types each phase accepts; anything else is wrong_phase.
+PHASE_ACTIONS = {
+    "bidding": frozenset({"call", "decline", "accept", "seize"}),
+    "declaring": frozenset({"declare"}),
+    "playing": frozenset({"play", "pass", "yield"}),
+}
+ACTION_TYPES = frozenset().union(*PHASE_ACTIONS.values())
+DECISION_KIND = {"bidding": "bid", "declaring": "declare", "playing": "play"}
+
+
+# --- a new hand ---------------------------------------------------------------------
+
+
+def new_hand(preset: str, seed, *, options=None, tribute=()) -> dict:
+    """Deal a hand from ``seed`` (RULES §5) and open the bidding.
+
+    classic: 43 cards each and the leftover to the ``BJ*`` holder; lianzhong 33 each;
+    qingdao 41 each, then the open ``tribute`` debts are paid in cards, then 买3.
+    """
+    options = _options(preset, options)
+    deck = build_deck(preset)
+    random.Random(f"{seed}:deal").shuffle(deck)
+    size = DEAL_SIZE[preset]
+    hands = [deck[size * seat:size * (seat + 1)] for seat in range(5)]
+    if preset == "classic":
+        # [decision] RULES §5: the one card left over goes to the seat holding BJ*.
+        hands[bidding.holder_of(hands, "BJ*")] += deck[size * 5:]
+    state = _base_state(preset, seed, options, hands)
+    if preset == "qingdao":
+        _tribute_and_threes(state, list(tribute))
+    return _opened(state)
+
+
+def _options(preset: str, options) -> dict:
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; expected one of {', '.join(PRESETS)}")
+    merged = dict(DEFAULT_OPTIONS)
+    for key, flag in (options or {}).items():
+        if key not in DEFAULT_OPTIONS or not isinstance(flag, bool):
+            raise ValueError(f"unknown option {key}={flag!r}; expected booleans "
+                             f"{', '.join(DEFAULT_OPTIONS)}")
+        merged[key] = flag
+    return merged
+
+
+def _base_state(preset: str, seed, options: dict, hands) -> dict:
+    hands = [sort_hand(hand, preset) for hand in hands]
+    return {
+        "preset": preset, "seed": seed, "options": options, "version": 0, "phase": "bidding",
+        "hands": hands, "dealt": [len(hand) for hand in hands], "tribute_in": [],
+        "tribute_paid": [], "threes": [], "sold_three": [], "six_bound": [False] * 5,
+        "discarded": [], "first_holder": None, "bidding": None, "turn": None,
+        "emperor": None, "guard": None, "called": None, "guard_card": None, "solo": None,
+        "revealed": False, "declarations": [], "declared": [], "hoes": [],
+        "first_side": None, "window": None, "top": None, "leader": None, "passed": [],
+        "yielded": [], "round": [], "places": [None] * 5, "menzan": [], "played": [0] * 5,
+        "result": None,
+    }
+
+
+def _tribute_and_threes(state: dict, debts: list) -> None:
+    """qingdao: pay last hand's tribute (进贡) in cards, then 买3 (RULES §5)."""
+    from .tribute import buy_threes, pay_tribute
+
+    hands, transfers = pay_tribute(state["hands"], debts)
+    hands, purchases = buy_threes(hands)
+    sellers = []
+    for purchase in purchases:
+        if purchase["seller"] not in sellers:
+            sellers.append(purchase["seller"])
+    state.update(hands=[sort_hand(hand, "qingdao") for hand in hands], tribute_in=debts,
+                 tribute_paid=transfers, threes=purchases, sold_three=sellers)
+
+
+def _opened(state: dict) -> dict:
+    if state["preset"] == "lianzhong" and state["options"]["hold_sixes"]:
+        # 憋6 binds a seat dealt any 6 (RULES §2).
+        state["six_bound"] = [any(card[0] == "6" for card in hand) for hand in state["hands"]]
+    bidding.start_bidding(state)
+    return state
+
+
+def state_from_hands(preset: str, hands, *, seed=0, options=None, emperor=None, guard=None,
+                     solo=None, called=None, revealed=None, declarations=()) -> dict:
+    """A hand dealt as given (tests, fixtures): ``hands`` are five notation strings.
+
+    Without ``emperor`` the bidding opens as after a deal (``BJ*`` must be in a hand).
+    With ``emperor`` the roles are set as given and play starts with the emperor's lead.
+    """
+    cards = [parse_cards(hand) if isinstance(hand, str) else list(hand) for hand in hands]
+    state = _base_state(preset, seed, _options(preset, options), cards)
+    if emperor is None:
+        return _opened(state)
+    if preset == "lianzhong" and state["options"]["hold_sixes"]:
+        state["six_bound"] = [any(card[0] == "6" for card in hand) for hand in state["hands"]]
+    guard_card = {"classic": called, "lianzhong": "SJ*", "qingdao": "4H*"}[preset]
+    state.update(emperor=emperor, guard=guard, solo=solo, called=called, guard_card=guard_card,
+                 declarations=list(declarations),
+                 revealed=solo in ("open", "seized") if revealed is None else revealed)
+    play.start_play(state)
+    return state
+
+
+# --- the state machine ----------------------------------------------------------------
+
+
+def actors(state: dict) -> list[int]:
+    """The seats whose decision is awaited now (several only in a declaration window)."""
+    phase = state["phase"]
+    if phase == "declaring":
+        return list(state["window"]["pending"])
+    if phase in ("bidding", "playing"):
+        return [state["turn"]]
+    return []
+
+
+def decision_kind(state: dict) -> str | None:
+    """``"bid" | "declare" | "play"`` for the room's timers; None once the hand is over."""
+    return DECISION_KIND.get(state["phase"])
+
+
+def check(state: dict, action) -> None:
+    """Raise `IllegalAction` with a precise code if ``action`` is not legal now."""
+    _validate(state, action)
+
+
+def apply(state: dict, action) -> tuple[dict, dict]:
+    """Validate and apply ``action``; returns ``(new_state, event)``. ``state`` is untouched."""
+    kind, detail = _validate(state, action)
+    new = dict(state)
+    new["version"] = state["version"] + 1
+    seat = action["seat"]
+    event = {"version": new["version"], "seat": seat, "type": kind}
+    TRANSITIONS[kind](new, seat, detail, event)
+    return new, event
+
+
+def _validate(state: dict, action):
+    """Common shape and phase checks, then the action's own rule; returns its detail."""
+    if not isinstance(action, dict):
+        raise IllegalAction("bad_action", "an action is an object with 'seat' and 'type'")
+    seat, kind = action.get("seat"), action.get("type")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 5:
+        raise IllegalAction("bad_action", f"'seat' must be a seat number 0-4, got {seat!r}")
+    if kind not in ACTION_TYPES:
+        raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+    phase = state["phase"]
+    if phase in ("ended", "void"):
+        raise IllegalAction("hand_over", "this hand is over")
+    if kind not in PHASE_ACTIONS[phase]:
+        raise IllegalAction("wrong_phase", f"cannot {kind} during {phase}")
+    return kind, CHECKS[kind](state, action)
+
+
+def _check_call(state, action):
+    if state["preset"] != "classic":
+        raise IllegalAction("unknown_action", f"{state['preset']} has no 叫庄: accept or decline")
+    return bidding.check_call(state, action)
+
+
+def _do_decline(state, seat, _detail, event):
+    if state["preset"] == "classic":
+        bidding.do_decline_classic(state, seat, event)
+    else:
+        bidding.do_decline_bundle(state, seat, event)
+
+
+CHECKS = {
+    "call": _check_call,
+    "decline": bidding.check_decline,
+    "accept": bidding.check_accept,
+    "seize": bidding.check_seize,
+    "declare": bidding.check_declare,
+    "play": play.check_play_action,
+    "pass": play.check_pass,
+    "yield": play.check_yield,
+}
+TRANSITIONS = {
+    "call": lambda state, seat, ident, event: bidding.do_call(state, seat, ident, event),
+    "decline": _do_decline,
+    "accept": lambda state, seat, _detail, event: bidding.do_accept(state, seat, event),
+    "seize": lambda state, seat, _detail, event: bidding.do_seize(state, seat, event),
+    "declare": lambda state, seat, what, event: bidding.do_declare(state, seat, what, event),
+    "play": lambda state, seat, cards, event: play.do_play(state, seat, cards, event),
+    "pass": lambda state, seat, _detail, event: play.do_pass(state, seat, event),
+    "yield": lambda state, seat, _detail, event: play.do_yield(state, seat, event),
+}
+
+
+# --- enumerating legal actions -----------------------------------------------------------
+
+
+def legal_actions(state: dict, seat: int) -> list[dict]:
+    """Every legal action for ``seat`` now (one ``play`` per distinct composition)."""
+    phase = state["phase"]
+    if phase == "bidding":
+        return _legal_bids(state, seat)
+    if phase == "declaring":
+        return [{"seat": seat, "type": "declare", "what": what}
+                for what in bidding.answers_for(state, seat)]
+    if phase != "playing" or seat != state["turn"]:
+        return []
+    top = state["top"]
+    sets = legal_sets(state["hands"][seat], state["preset"],
+                      top=None if top is None else top["cards"],
+                      hold_sixes=state["six_bound"][seat], avoid=_avoid(state, seat))
+    actions = [{"seat": seat, "type": "play", "cards": " ".join(cards)} for cards in sets]
+    if top is not None:
+        actions.append({"seat": seat, "type": "pass"})
+        if play.YIELD_ALLOWED[state["preset"]] and seat not in state["yielded"]:
+            actions.append({"seat": seat, "type": "yield"})
+    return actions
+
+
+def _avoid(state: dict, seat: int) -> frozenset:
+    """Identities whose play would reveal an unrevealed classic guard (marked cards are
+    always chosen last by `legal_sets`)."""
+    if state["preset"] == "classic" and seat == state["guard"] and not state["revealed"]:
+        return frozenset((state["called"],))
+    return frozenset()
+
+
+def _legal_bids(state: dict, seat: int) -> list[dict]:
+    actions = []
+    classic = state["preset"] == "classic"
+    if seat == state["turn"]:
+        if classic:
+            actions += [{"seat": seat, "type": "call", "card": ident}
+                        for ident in bidding.callable_identities(state, seat)]
+            if not state["bidding"]["forced"]:
+                actions.append({"seat": seat, "type": "decline"})
+        else:
+            actions += [{"seat": seat, "type": "accept"}, {"seat": seat, "type": "decline"}]
+    if classic:
+        actions.append({"seat": seat, "type": "seize"})
+    return actions
+
+
+# --- result, serialisation, replay ----------------------------------------------------------
+
+
+def result(state: dict) -> dict | None:
+    """The hand's result once it has ended or was void; None while it runs."""
+    return state["result"]
+
+
+def to_json(state: dict) -> str:
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+
+
+def from_json(text: str) -> dict:
+    return json.loads(text)
+
+
+def replay(preset: str, seed, actions, *, options=None, tribute=()) -> dict:
+    """Rebuild a hand from its seed and the actions applied to it, in order."""
+    state = new_hand(preset, seed, options=options, tribute=tribute)
+    for action in actions:
+        state, _ = apply(state, action)
+    return state

@@ -1,0 +1,444 @@
+"""Choosing the emperor (皇帝) and guard (保皇派), and the declaration window — RULES §6.
+
+Bidding, per preset (phase ``bidding``; ``state["turn"]`` decides):
+
+- classic 叫庄: the seat holding ``BJ*`` may ``call`` an identity it holds exactly 3 of
+  (guard = holder of the 4th copy, 暗保 by default) or all 4 of (独保: emperor alone,
+  暗独 until declared), or ``decline`` (让庄: ``BJ*`` goes to its 上家, who decides the
+  same). Any seat may ``seize`` (抢庄) at any time during bidding: it takes ``BJ*`` and
+  is emperor with no guard. Once all five declined comes 逼庄: from the first holder
+  through each 上家, the first seat holding exactly three copies of some card must call
+  one of them; [decision] ``BJ*`` moves to that seat, so the emperor always holds the
+  crown. No such seat: 黄庄, the hand is void.
+- lianzhong 让皇: ``accept`` or ``decline``; the bundle (``BJ*``, then one card per later
+  refusal: a 2, else the highest non-joker card) travels to the 上家; the seat that
+  accepts takes it. Ten refusals (two full circles): void. Guard = holder of ``SJ*``.
+- qingdao: the same, each later decliner adding a 2 only if it has one; after five
+  refusals the bundle is back with the first holder, whose second refusal voids the hand.
+  Guard = holder of ``4H*``.
+
+The declaration window (phase ``declaring``) is a sequence of sub-steps. In each step
+``window["pending"]`` are the actors; each answers once with ``declare``; the step
+resolves when nobody is pending (the room's timer answers ``none`` for the rest).
+Hidden information (RULES §8): which steps exist and who is asked never depends on who
+the guard is or whether a solo is dark — every seat that could be asked is asked, and
+non-guards answer ``none``. Silent answers (``none``, ``an_bao``, ``dark_solo``) change
+nothing and are never logged publicly.
+
+- classic and qingdao: one step ``declare``, all five seats: the emperor of a solo
+  answers ``dark_solo`` (= ``none``) or ``open_solo``; the guard ``an_bao`` (= ``none``)
+  or ``ming_bao``; everyone else ``none``. (A classic 抢庄 has no window.)
+- lianzhong:
+  1. ``emperor`` — the emperor alone: a soloist (holding ``SJ*``) ``dark_solo`` /
+     ``open_solo``, otherwise ``none``.
+  2. ``grab`` — only with option ``grab_solo`` and no 明独: the four other seats answer
+     ``grab_solo`` or ``none``; among the grabbers the nearest to the emperor in 上家
+     direction becomes emperor of a seized solo (抢独, scored as 明独), with no guard.
+  3. ``open`` — team or dark solo: the four non-emperor seats; the guard ``ming_bao`` /
+     ``an_bao`` / ``none``, the others ``rebel`` (反) / ``none``. [decision] 明保 wins
+     over a simultaneous 造反 as the side that spoke first (both still double once).
+     Then: 明保 → ``niu`` by the rebels; two or more 反 on a team → 造反, guard shown,
+     ``niu`` by emperor and guard; two or more 反 on a dark solo → solo shown, ``ti`` by
+     the soloist; otherwise the window closes. A single 反 only marks its declarer (锄头).
+  4. ``kick`` — open or seized solo: the four others answer ``ti`` / ``none``; two or
+     more ``ti`` kick it (明独被踢).
+  5. ``niu`` — the other side answers ``niu`` / ``none``; [decision] one 扭 from the side
+     suffices; then ``ti`` by the first side.
+  6. ``ti`` — ``ti`` / ``none``; one 踢 from the side suffices.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .cards import BAOZI, EMPEROR_CARD, LIANZHONG_GUARD_CARD, identity, sort_hand, value
+from .errors import IllegalAction
+from .play import next_seat, prev_seat, start_play, void_result
+
+GUARD_CARD = {"lianzhong": LIANZHONG_GUARD_CARD, "qingdao": BAOZI}
+LIANZHONG_MAX_REFUSALS = 10  # two full circles of 让皇
+QINGDAO_MAX_REFUSALS = 6  # five, then the first holder's second refusal
+
+SILENT = frozenset({"none", "an_bao", "dark_solo"})
+DECLARE_WHATS = ("none", "ming_bao", "an_bao", "dark_solo", "open_solo", "rebel", "niu", "ti",
+                 "grab_solo")
+
+
+def holder_of(hands, card: str) -> int:
+    return next(seat for seat in range(5) if card in hands[seat])
+
+
+def start_bidding(state: dict) -> None:
+    """The seat holding ``BJ*`` opens the bidding. Mutates the fresh ``state``."""
+    first = holder_of(state["hands"], EMPEROR_CARD)
+    state.update(phase="bidding", first_holder=first, turn=first)
+    if state["preset"] == "classic":
+        state["bidding"] = {"declined": [], "forced": False}
+    else:
+        state["bidding"] = {"bundle": [], "declines": 0}
+
+
+# --- classic 叫庄 ---------------------------------------------------------------------
+
+
+def identity_counts(hand) -> Counter:
+    return Counter(identity(card) for card in hand)
+
+
+def triples(hand) -> list[str]:
+    """Identities held exactly three times, in the hand's order (what 逼庄 forces)."""
+    counts = identity_counts(hand)
+    return sorted((ident for ident, count in counts.items() if count == 3),
+                  key=lambda ident: -value(ident, "classic"))
+
+
+def callable_identities(state: dict, seat: int) -> list[str]:
+    """What ``seat`` may call now: triples always, four-of-a-kind unless forced (逼庄)."""
+    counts = identity_counts(state["hands"][seat])
+    allowed = (3,) if state["bidding"]["forced"] else (3, 4)
+    return sorted((ident for ident, count in counts.items() if count in allowed),
+                  key=lambda ident: -value(ident, "classic"))
+
+
+def check_call(state: dict, action: dict) -> str:
+    seat = action["seat"]
+    _check_bidder(state, seat)
+    card = action.get("card")
+    if not isinstance(card, str):
+        raise IllegalAction("bad_action", "a call needs 'card', an identity such as \"9S\" or \"BJ\"")
+    ident = identity(card.strip().upper())
+    count = identity_counts(state["hands"][seat])[ident]
+    if state["bidding"]["forced"] and count != 3:
+        raise IllegalAction("cannot_call", f"逼庄: you must call a card you hold exactly three "
+                            f"of, and you hold {count} of {ident}")
+    if count not in (3, 4):
+        raise IllegalAction("cannot_call", f"you can call only a card you hold 3 or 4 copies of; "
+                            f"you hold {count} of {ident}")
+    return ident
+
+
+def do_call(state: dict, seat: int, ident: str, event: dict) -> None:
+    """叫庄: ``seat`` is emperor; the holder of the 4th copy is the guard (独保 with all 4)."""
+    hands = state["hands"]
+    if EMPEROR_CARD not in hands[seat]:
+        _move_card(state, EMPEROR_CARD, holder_of(hands, EMPEROR_CARD), seat)  # 逼庄
+        hands = state["hands"]
+    solo = identity_counts(hands[seat])[ident] == 4
+    guard = None if solo else next(
+        other for other in range(5)
+        if other != seat and any(identity(card) == ident for card in hands[other]))
+    state.update(emperor=seat, guard=guard, called=ident, guard_card=ident,
+                 solo="dark" if solo else None, revealed=False)
+    event.update(card=ident, emperor=seat, guard=guard, solo=state["solo"])
+    open_window(state, event)
+
+
+def check_decline(state: dict, action: dict) -> None:
+    _check_bidder(state, action["seat"])
+    if state["preset"] == "classic" and state["bidding"]["forced"]:
+        raise IllegalAction("must_call", "逼庄: you hold three of a card and must call one")
+
+
+def do_decline_classic(state: dict, seat: int, event: dict) -> None:
+    """让庄: hand ``BJ*`` to the 上家; after five refusals comes 逼庄 or 黄庄."""
+    declined = state["bidding"]["declined"] + [seat]
+    _move_card(state, EMPEROR_CARD, seat, prev_seat(seat))
+    state["bidding"] = {"declined": declined, "forced": False}
+    if len(declined) < 5:
+        state["turn"] = event["to"] = prev_seat(seat)
+        return
+    forced = forced_caller(state)
+    if forced is None:
+        make_void(state, event)  # 黄庄
+        return
+    state["bidding"] = {"declined": declined, "forced": True}
+    state["turn"] = event["to"] = forced
+    event["forced"] = forced
+
+
+def forced_caller(state: dict) -> int | None:
+    """逼庄: from the first holder through each 上家, the first seat holding a triple."""
+    seat = state["first_holder"]
+    for _ in range(5):
+        if triples(state["hands"][seat]):
+            return seat
+        seat = prev_seat(seat)
+    return None
+
+
+def check_seize(state: dict, action: dict) -> None:
+    if state["preset"] != "classic":
+        raise IllegalAction("unknown_action", f"{state['preset']} has no 抢庄 (seize)")
+
+
+def do_seize(state: dict, seat: int, event: dict) -> None:
+    """抢庄: take ``BJ*`` and rule alone with no guard (抢杠 scoring); no window."""
+    holder = holder_of(state["hands"], EMPEROR_CARD)
+    if holder != seat:
+        _move_card(state, EMPEROR_CARD, holder, seat)
+    state.update(emperor=seat, guard=None, called=None, guard_card=None, solo="seized",
+                 revealed=True)
+    event.update(emperor=seat, solo="seized")
+    start_play(state)
+    event["next"] = seat
+
+
+# --- lianzhong / qingdao 让皇 --------------------------------------------------------
+
+
+def check_accept(state: dict, action: dict) -> None:
+    if state["preset"] == "classic":
+        raise IllegalAction("unknown_action", "classic has no accept: call a card (叫庄) or decline")
+    _check_bidder(state, action["seat"])
+
+
+def do_accept(state: dict, seat: int, event: dict) -> None:
+    """Take the throne and the bundle; the guard is the holder of the guard card."""
+    bundle = state["bidding"]["bundle"]
+    if bundle:
+        hands = list(state["hands"])
+        hands[seat] = sort_hand(hands[seat] + bundle, state["preset"])
+        state["hands"] = hands
+    guard_card = GUARD_CARD[state["preset"]]
+    guard = holder_of(state["hands"], guard_card)
+    solo = guard == seat
+    state.update(emperor=seat, guard=None if solo else guard, called=None,
+                 guard_card=guard_card, solo="dark" if solo else None, revealed=False)
+    event.update(emperor=seat, taken=bundle, guard=state["guard"], solo=state["solo"])
+    open_window(state, event)
+
+
+def do_decline_bundle(state: dict, seat: int, event: dict) -> None:
+    """让皇: pass the bundle to the 上家, adding a card after the first refusal."""
+    preset = state["preset"]
+    bidding = state["bidding"]
+    declines = bidding["declines"] + 1
+    hand = state["hands"][seat]
+    if declines == 1:
+        added = [EMPEROR_CARD] if EMPEROR_CARD in hand else []
+    else:
+        added = _tribute_card(hand, preset)
+    if added:
+        hands = list(state["hands"])
+        hands[seat] = list(hand)
+        hands[seat].remove(added[0])  # removing keeps the hand sorted
+        state["hands"] = hands
+    state["bidding"] = {"bundle": bidding["bundle"] + added, "declines": declines}
+    event["bundle"] = added
+    limit = LIANZHONG_MAX_REFUSALS if preset == "lianzhong" else QINGDAO_MAX_REFUSALS
+    if declines >= limit:
+        make_void(state, event)
+        return
+    state["turn"] = event["to"] = prev_seat(seat)
+
+
+def _tribute_card(hand, preset: str) -> list[str]:
+    """The card a later decliner adds: a 2; in lianzhong, without one, the highest
+    non-joker card (贴2); in qingdao nothing (如没有2则免)."""
+    twos = [card for card in hand if card[0] == "2"]
+    if twos:
+        return [twos[0]]
+    if preset != "lianzhong":
+        return []
+    naturals = [card for card in hand if card[1] in "SHCD"]
+    return [max(naturals, key=lambda card: value(card, preset))] if naturals else []
+
+
+# --- shared bidding helpers ------------------------------------------------------------
+
+
+def _check_bidder(state: dict, seat: int) -> None:
+    if seat != state["turn"]:
+        raise IllegalAction("not_your_turn", f"seat {state['turn']} decides now, not seat {seat}")
+
+
+def _move_card(state: dict, card: str, source: int, target: int) -> None:
+    hands = list(state["hands"])
+    giving = list(hands[source])
+    giving.remove(card)
+    hands[source] = giving
+    hands[target] = sort_hand(hands[target] + [card], state["preset"])
+    state["hands"] = hands
+
+
+def make_void(state: dict, event: dict) -> None:
+    state.update(phase="void", turn=None)
+    state["result"] = void_result(state)
+    event["void"] = True
+
+
+# --- the declaration window -------------------------------------------------------------
+
+
+def open_window(state: dict, event: dict) -> None:
+    state["phase"] = "declaring"
+    state["turn"] = None
+    emperor = state["emperor"]
+    if state["preset"] == "lianzhong":
+        _enter(state, "emperor", [emperor])
+    else:
+        _enter(state, "declare", list(range(5)))
+    event["step_next"] = state["window"]["step"]
+
+
+def _enter(state: dict, step: str, seats) -> None:
+    state["window"] = {"step": step, "pending": sorted(seats), "answers": {}}
+
+
+def answers_for(state: dict, seat: int) -> list[str]:
+    """Every answer ``seat`` may give in the current step (empty if not asked)."""
+    window = state["window"]
+    if window is None or seat not in window["pending"]:
+        return []
+    step = window["step"]
+    emperor, guard, solo = state["emperor"], state["guard"], state["solo"]
+    if step in ("declare", "emperor") and seat == emperor:
+        return ["none", "dark_solo", "open_solo"] if solo == "dark" else ["none"]
+    if step == "declare":
+        return ["none", "an_bao", "ming_bao"] if seat == guard else ["none"]
+    if step == "grab":
+        return ["none", "grab_solo"]
+    if step == "open":
+        return ["none", "an_bao", "ming_bao"] if seat == guard else ["none", "rebel"]
+    if step == "kick":
+        return ["none", "ti"]
+    return ["none", step]  # niu / ti
+
+
+def check_declare(state: dict, action: dict) -> str:
+    seat = action["seat"]
+    what = action.get("what")
+    if what not in DECLARE_WHATS:
+        raise IllegalAction("bad_action", f"declare needs 'what', one of {', '.join(DECLARE_WHATS)}")
+    if seat not in state["window"]["pending"]:
+        raise IllegalAction("not_your_turn", f"seat {seat} is not asked to declare now")
+    if what not in answers_for(state, seat):
+        raise IllegalAction("cannot_declare", f"you cannot declare {what} now")
+    return what
+
+
+def do_declare(state: dict, seat: int, what: str, event: dict) -> None:
+    """Record one answer; the step resolves when nobody is pending."""
+    window = state["window"]
+    step = window["step"]
+    answers = dict(window["answers"])
+    answers[str(seat)] = what
+    pending = [other for other in window["pending"] if other != seat]
+    state["window"] = {"step": step, "pending": pending, "answers": answers}
+    event["step"] = step
+    if what not in SILENT:
+        state["declared"] = state["declared"] + [{"seat": seat, "what": what}]
+        _apply_at_once(state, seat, what, event)
+    if pending:
+        return
+    nxt = RESOLVE[step](state, answers)
+    event["step_done"] = {"step": step, "revealed": state["revealed"], "next_step": nxt}
+    if nxt is None:
+        start_play(state)
+        event["next"] = state["turn"]
+        event["emperor"] = state["emperor"]
+
+
+def _apply_at_once(state: dict, seat: int, what: str, event: dict) -> None:
+    """明保 and 明独 show themselves the moment they are said."""
+    if what == "ming_bao":
+        _effect(state, "ming_bao")
+        state["revealed"] = True
+        event["revealed"] = seat
+    elif what == "open_solo":
+        state["solo"] = "open"
+        state["revealed"] = True
+        event["revealed"] = seat
+    elif what == "rebel":
+        state["hoes"] = state["hoes"] + [seat]
+
+
+def _effect(state: dict, name: str) -> None:
+    if name not in state["declarations"]:
+        state["declarations"] = state["declarations"] + [name]
+
+
+def _said(answers: dict, what: str) -> list[int]:
+    return sorted(int(seat) for seat, said in answers.items() if said == what)
+
+
+def _others(state: dict, *excluded) -> list[int]:
+    return [seat for seat in range(5) if seat not in excluded]
+
+
+def _resolve_declare(state: dict, answers: dict) -> str | None:
+    return None  # classic / qingdao: 明保 and 明独 took effect when said
+
+
+def _resolve_emperor(state: dict, answers: dict) -> str | None:
+    emperor = state["emperor"]
+    if state["options"]["grab_solo"] and state["solo"] != "open":
+        _enter(state, "grab", _others(state, emperor))
+        return "grab"
+    return _after_solo_choice(state)
+
+
+def _after_solo_choice(state: dict) -> str:
+    emperor = state["emperor"]
+    if state["solo"] in ("open", "seized"):
+        _enter(state, "kick", _others(state, emperor))
+        return "kick"
+    _enter(state, "open", _others(state, emperor))
+    return "open"
+
+
+def _resolve_grab(state: dict, answers: dict) -> str | None:
+    grabbers = _said(answers, "grab_solo")
+    if grabbers:
+        # The grabber nearest the emperor in 上家 direction wins (seed 002).
+        seat = prev_seat(state["emperor"])
+        while seat not in grabbers:
+            seat = prev_seat(seat)
+        state.update(emperor=seat, guard=None, solo="seized", revealed=True)
+    return _after_solo_choice(state)
+
+
+def _resolve_open(state: dict, answers: dict) -> str | None:
+    emperor, guard = state["emperor"], state["guard"]
+    rebels = _said(answers, "rebel")
+    if len(rebels) >= 2:
+        _effect(state, "rebel")  # 造反 succeeds: the guard (or the dark soloist) is shown
+        state["revealed"] = True
+    if guard is None:
+        if len(rebels) >= 2:
+            _enter(state, "ti", [emperor])  # 暗独被反: the soloist may 踢
+            return "ti"
+        return None
+    if _said(answers, "ming_bao"):
+        state["first_side"] = [emperor, guard]
+        _enter(state, "niu", _others(state, emperor, guard))
+        return "niu"
+    if len(rebels) >= 2:
+        state["first_side"] = _others(state, emperor, guard)
+        _enter(state, "niu", [emperor, guard])
+        return "niu"
+    return None
+
+
+def _resolve_kick(state: dict, answers: dict) -> str | None:
+    if len(_said(answers, "ti")) >= 2:
+        _effect(state, "ti")  # 明独被踢 needs two seats
+    return None
+
+
+def _resolve_niu(state: dict, answers: dict) -> str | None:
+    if not _said(answers, "niu"):
+        return None
+    _effect(state, "niu")
+    _enter(state, "ti", state["first_side"])
+    return "ti"
+
+
+def _resolve_ti(state: dict, answers: dict) -> str | None:
+    if _said(answers, "ti"):
+        _effect(state, "ti")
+    return None
+
+
+RESOLVE = {"declare": _resolve_declare, "emperor": _resolve_emperor, "grab": _resolve_grab,
+           "open": _resolve_open, "kick": _resolve_kick, "niu": _resolve_niu, "ti": _resolve_ti}
