@@ -99,6 +99,13 @@ def composition(cards: list[str], preset: str) -> tuple[int, int, int, int, int]
     return shape_of(cards, preset).composition
 
 
+def play_order(comp: tuple[int, int, int, int, int]) -> tuple[int, int, int, int, int]:
+    """Sort key of ``legal_sets``, low to high: base rank, naturals, then the cheaper
+    attachment first (保子 spent last, then big jokers, then small jokers)."""
+    base, naturals, small, big, bao = comp
+    return (base, naturals, bao, big, small)
+
+
 # --- beating (上牌 / 顺牌) ----------------------------------------------------------
 
 def why_not_beats(new: Shape, old: Shape) -> str | None:
@@ -206,7 +213,7 @@ def _grouped(hand, preset: str, avoid) -> list[list[str]]:
 
 
 def _lead_compositions(groups, forced):
-    """Every composition a lead can take, low to high: (base, n, x, y, b)."""
+    """Every composition a lead can take, in ``play_order``: (base, n, x, y, b)."""
     count_x, count_y, count_b = (len(groups[SMALL_JOKER_VALUE]), len(groups[BIG_JOKER_VALUE]),
                                  len(groups[BAOZI_VALUE]))
     for base, group in enumerate(groups):
@@ -220,14 +227,14 @@ def _lead_compositions(groups, forced):
         max_y = count_y if base < BIG_JOKER_VALUE else 0
         max_b = count_b if base < BAOZI_VALUE else 0
         for n in range(1, len(group) + 1):
-            for x in range(max_x + 1):
+            for b in range(max_b + 1):
                 for y in range(max_y + 1):
-                    for b in range(max_b + 1):
+                    for x in range(max_x + 1):
                         yield (base, n, x, y, b)
 
 
 def _follow_compositions(groups, forced, top: Shape):
-    """Every composition that beats ``top``, low to high, built from counts only."""
+    """Every composition that beats ``top``, in ``play_order``, built from counts only."""
     if top.cls == BAO:
         return
     size = top.size
@@ -250,10 +257,10 @@ def _follow_compositions(groups, forced, top: Shape):
         base_is_high = base >= BIG_JOKER_VALUE
         for n in range(1, min(len(group), size) + 1):
             rest = size - n
-            for x in range(min(max_x, rest) + 1):
-                for y in range(min(max_y, rest - x) + 1):
-                    b = rest - x - y
-                    if b > max_b or (need_bao and not b):
+            for b in range(1 if need_bao else 0, min(max_b, rest) + 1):
+                for y in range(min(max_y, rest - b) + 1):
+                    x = rest - b - y
+                    if x > max_x:
                         continue
                     if need_high and y + b + (n if base_is_high else 0) < need_high:
                         continue
@@ -279,8 +286,8 @@ def legal_sets(hand: list[str], preset: str, *, top=None, hold_sixes: bool = Fal
                avoid=frozenset()) -> list[list[str]]:
     """Every legal play from ``hand`` on ``top`` (``None`` = lead), one per composition.
 
-    Ordered low to high by (base, naturals, small, big, bao). Each play lists its cards
-    high to low, choosing copies canonically (see ``_grouped``).
+    Ordered low to high by ``play_order``. Each play lists its cards high to low,
+    choosing copies canonically (see ``_grouped``).
     """
     groups = _grouped(hand, preset, avoid)
     old = _as_shape(top, preset)
