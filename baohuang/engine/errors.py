@@ -16,5 +16,9 @@ class IllegalAction(ValueError):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self):
+        # Rebuild with both arguments, so the error survives pickling (Celery, processes).
+        return (type(self), (self.code, self.message))
+
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.message!r})"

@@ -146,9 +146,10 @@ def beats(new: str, old: str, preset: str) -> bool:
 # --- concrete plays -------------------------------------------------------------
 
 def _as_shape(top, preset: str) -> Shape | None:
+    """The top set as a shape: given as cards, as set text, or already a ``Shape``."""
     if top is None or isinstance(top, Shape):
         return top
-    return shape_of(list(top), preset)
+    return shape_of(parse_cards(top) if isinstance(top, str) else list(top), preset)
 
 
 def _holds_sixes_rule(preset: str, hold_sixes: bool) -> bool:

@@ -151,3 +151,16 @@ def test_sort_hand_high_to_low_with_baozi_first_in_qingdao():
     hand = parse_cards("3S 4H* BJ 2D 4S SJ*")
     assert sort_hand(hand, "qingdao") == ["4H*", "BJ", "SJ*", "2D", "4S", "3S"]
     assert sort_hand(hand, "classic") == ["BJ", "SJ*", "2D", "4S", "4H*", "3S"]
+
+
+def test_illegal_action_carries_a_code_and_a_readable_message():
+    import pickle
+
+    from baohuang.engine.errors import IllegalAction
+
+    err = IllegalAction("not_in_hand", "QS is not in your hand")
+    assert isinstance(err, ValueError)
+    assert (err.code, err.message, str(err)) == ("not_in_hand", "QS is not in your hand",
+                                                 "QS is not in your hand")
+    copy = pickle.loads(pickle.dumps(err))
+    assert (copy.code, copy.message) == (err.code, err.message)

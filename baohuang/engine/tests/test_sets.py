@@ -227,6 +227,14 @@ def test_legal_sets_follow_only_what_beats_the_top():
     assert legal_sets(hand, "classic", top=cards("9S BJ")) == []
 
 
+def test_top_may_be_cards_text_or_a_shape():
+    hand = cards("TS TH JS")
+    as_cards = legal_sets(hand, "classic", top=cards("9S"))
+    assert legal_sets(hand, "classic", top="9S") == as_cards
+    assert legal_sets(hand, "classic", top=shape_of(cards("9S"), "classic")) == as_cards
+    assert check_play(["JS"], hand, "classic", top="TD").rank == "J"
+
+
 def test_legal_sets_prefers_unmarked_copies():
     assert legal_sets(cards("BJ* BJ SJ* SJ"), "lianzhong", top=cards("2S")) == [["SJ"], ["BJ"]]
 
