@@ -1,0 +1,34 @@
+"""The ASGI application: Django for HTTP, Channels consumers for WebSockets.
+
+Run it with Uvicorn: `uvicorn baohuang.asgi:application`.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
+
+# Django must be set up before anything imports models (the consumers do).
+django_http = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from rooms.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.DEBUG:
+    # Uvicorn serves no static files; in development let Django serve the admin's CSS.
+    # In production the proxy serves STATIC_ROOT (see README).
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    django_http = ASGIStaticFilesHandler(django_http)
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_http,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

@@ -1,0 +1,17 @@
+"""URL configuration: the admin, plus the REST API once its app exists.
+
+The REST helper owns `api/`; its URLs are included here when the module is present so
+this file does not need to change when it lands.
+"""
+
+from importlib.util import find_spec
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+]
+
+if find_spec("api") is not None and find_spec("api.urls") is not None:
+    urlpatterns.append(path("api/", include("api.urls")))
