@@ -1,0 +1,61 @@
+"""Broadcasts after commit, to the channel-layer group of the room (never to a browser).
+
+Messages carry the engine's full events; the live-play consumer redacts them for each
+recipient with `engine.event_view` before anything reaches a socket. Everything here runs
+from `transaction.on_commit`, so a rolled-back write is never announced, and with
+`robust=True` a broken channel layer cannot turn a committed write into an error (clients
+resynchronise on a version gap).
+"""
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+
+def room_group(room_id: int) -> str:
+    return f"room-{room_id}"
+
+
+def _send(room_id: int, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(room_group(room_id), message)
+
+
+def hand_events(*, room_id: int, hand_id: int, events: list[dict]) -> None:
+    """After commit: `{"type": "hand.events", "hand": id, "events": [{"version", "event"}]}`."""
+    if not events:
+        return
+    message = {"type": "hand.events", "hand": hand_id, "events": events}
+    transaction.on_commit(lambda: _send(room_id, message), robust=True)
+
+
+def room_changed(*, room_id: int, change: str, **details) -> None:
+    """After commit: `{"type": "room.changed", "room": id, "change": what, ...details}`.
+
+    `change` is one of: `seats` (taken / left / kicked / online), `trustee`,
+    `hand_started`, `hand_ended`, `dissolved`.
+    """
+    message = {"type": "room.changed", "room": room_id, "change": change, **details}
+    transaction.on_commit(lambda: _send(room_id, message), robust=True)
+
+
+def after_commit_decision_opened(hand) -> None:
+    transaction.on_commit(lambda: decision_opened(hand), robust=True)
+
+
+def decision_opened(hand) -> None:
+    """Hook for turn timers and 托管 moves, called after commit whenever a decision opens
+    (a deal, an accepted action that leaves the hand running, or an actor entering 托管).
+
+    `hand.version`, `hand.deadline` and `hand.room_id` describe the decision. The timers
+    helper fills this in (schedule `hand_act_for(..., reason="timeout")` at the deadline
+    and `reason="trustee"` after the room's `trustee_delay` for actors under 托管).
+    Until then it does nothing.
+    """
+    log.debug("decision opened: hand %s version %s deadline %s", hand.pk, hand.version, hand.deadline)

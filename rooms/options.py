@@ -1,0 +1,64 @@
+"""A room's options: defaults and validation (the only place that knows their shape)."""
+
+from rooms.errors import ServiceError
+
+TIMER_KINDS = ("play", "bid", "declare")  # engine.decision_kind() values
+TIMER_RANGE = (5, 120)  # seconds
+TRUSTEE_POLICIES = ("baseline", "strong")
+
+DEFAULTS = {
+    "timers": {"play": 20, "bid": 15, "declare": 15},
+    "hold_sixes": True,  # 憋6 (lianzhong)
+    "grab_solo": False,  # 抢独 (lianzhong)
+    "trustee_policy": "baseline",  # which 托管 policy plays for absent seats
+    "allow_bots": True,
+    "allow_spectators": True,
+    "trustee_delay": 1.0,  # seconds a 托管 seat "thinks" before the policy plays
+}
+
+# The part of the options the engine itself reads (stored with each hand).
+ENGINE_KEYS = ("hold_sixes", "grab_solo")
+
+
+def _bad(message: str) -> ServiceError:
+    return ServiceError("bad_options", message)
+
+
+def _clean_timers(raw) -> dict:
+    if not isinstance(raw, dict):
+        raise _bad("timers must be an object like {\"play\": 20, \"bid\": 15, \"declare\": 15}")
+    unknown = set(raw) - set(TIMER_KINDS)
+    if unknown:
+        raise _bad(f"unknown timer kind(s): {', '.join(sorted(unknown))}")
+    timers = dict(DEFAULTS["timers"])
+    low, high = TIMER_RANGE
+    for kind, seconds in raw.items():
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or not low <= seconds <= high:
+            raise _bad(f"the {kind} timer must be a whole number of seconds from {low} to {high}")
+        timers[kind] = seconds
+    return timers
+
+
+def clean_options(raw: dict | None) -> dict:
+    """Return complete options: defaults overlaid with `raw`; raises bad_options."""
+    raw = raw or {}
+    if not isinstance(raw, dict):
+        raise _bad("options must be an object")
+    unknown = set(raw) - set(DEFAULTS)
+    if unknown:
+        raise _bad(f"unknown option(s): {', '.join(sorted(unknown))}")
+    options = {**DEFAULTS, **raw}
+    options["timers"] = _clean_timers(raw.get("timers", {}))
+    for name in ("hold_sixes", "grab_solo", "allow_bots", "allow_spectators"):
+        if not isinstance(options[name], bool):
+            raise _bad(f"{name} must be true or false")
+    if options["trustee_policy"] not in TRUSTEE_POLICIES:
+        raise _bad(f"trustee_policy must be one of {', '.join(TRUSTEE_POLICIES)}")
+    delay = options["trustee_delay"]
+    if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 10:
+        raise _bad("trustee_delay must be a number of seconds from 0 to 10")
+    return options
+
+
+def engine_options(options: dict) -> dict:
+    return {key: options[key] for key in ENGINE_KEYS}

@@ -1,0 +1,30 @@
+"""The only code that writes rooms, seats, hands and (through scoring) the ledger.
+
+Every service is keyword-only, runs in one transaction with the room's row locked
+(`select_for_update()`; the room row is the single lock for everything in the room, so
+services never deadlock on lock order), and raises `ServiceError(code, message)`.
+Broadcasts and the timer hook run after commit (`rooms.notify`).
+"""
+
+from rooms.errors import ServiceError
+from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start
+from rooms.services.players import player_bot, player_guest
+from rooms.services.rooms import player_kick, room_create, room_dissolve, seat_leave, seat_online, seat_take
+from rooms.services.trustee import trustee_set
+
+__all__ = [
+    "HandChange",
+    "ServiceError",
+    "hand_act",
+    "hand_act_for",
+    "hand_start",
+    "player_bot",
+    "player_guest",
+    "player_kick",
+    "room_create",
+    "room_dissolve",
+    "seat_leave",
+    "seat_online",
+    "seat_take",
+    "trustee_set",
+]

@@ -1,0 +1,75 @@
+"""Pieces shared by the services: taking the room lock, reading the table, dissolving."""
+
+from django.utils import timezone
+
+from rooms import notify
+from rooms.errors import ServiceError
+from rooms.models import Hand, Room, Seat
+from scoring import services as scoring
+
+
+def lock_room(room_id: int) -> Room:
+    """The room row, locked until the transaction ends (the room's single writer lock)."""
+    try:
+        return Room.objects.select_for_update().get(pk=room_id)
+    except Room.DoesNotExist:
+        raise ServiceError("no_room", "There is no such room.") from None
+
+
+def lock_room_of_hand(hand_id: int) -> tuple[Room, Hand]:
+    """Lock the hand's room first (the one lock order every service follows), then read the hand."""
+    room_id = Hand.objects.filter(pk=hand_id).values_list("room_id", flat=True).first()
+    if room_id is None:
+        raise ServiceError("no_hand", "There is no such hand.")
+    room = lock_room(room_id)
+    return room, Hand.objects.select_for_update().get(pk=hand_id)
+
+
+def open_room(room: Room) -> None:
+    if room.status == Room.Status.DISSOLVED:
+        raise ServiceError("room_closed", "This room has been dissolved.")
+
+
+def table(room: Room) -> list[Seat]:
+    """The five seats, by index."""
+    return list(Seat.objects.filter(room=room).select_related("player").order_by("index"))
+
+
+def running_hand(room: Room) -> Hand | None:
+    return Hand.objects.filter(room=room, ended__isnull=True).order_by("-number").first()
+
+
+def seat_of(seats: list[Seat], player) -> Seat:
+    for seat in seats:
+        if seat.player_id == player.pk and not seat.left:
+            return seat
+    raise ServiceError("not_seated", "You are not seated in this room.")
+
+
+def free_seat(seat: Seat) -> None:
+    seat.player = None
+    seat.online = False
+    seat.trustee = False
+    seat.trustee_entries = 0
+    seat.left = False
+    seat.save()
+
+
+def dissolve(room: Room, seats: list[Seat], *, reason: str) -> None:
+    """Close the room for good (caller holds the lock).
+
+    A running hand is abandoned unscored; every open 进贡 debt is converted to points
+    (everyone leaves the room, RULES §7); the seats are emptied.
+    """
+    hand = running_hand(room)
+    if hand is not None:
+        hand.phase = Hand.Phase.ABANDONED
+        hand.ended = timezone.now()
+        hand.deadline = None
+        hand.save(update_fields=["phase", "ended", "deadline"])
+    scoring.debts_convert(room=room)
+    for seat in seats:
+        free_seat(seat)
+    room.status = Room.Status.DISSOLVED
+    room.save(update_fields=["status", "updated"])
+    notify.room_changed(room_id=room.pk, change="dissolved", reason=reason)

@@ -1,0 +1,276 @@
+"""Hands: deal, act, act for an absent seat (托管 / timeout), and finish.
+
+The engine (`baohuang.engine`) decides everything about the game; these services store
+its state and events, keep the seats' 托管 flags, write the ledger when a hand ends and
+announce changes after commit.
+"""
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from baohuang import engine
+from rooms import notify
+from rooms.errors import ServiceError
+from rooms.models import Hand, HandEvent, Player, Room, Seat
+from rooms.options import engine_options
+from rooms.services.common import dissolve, lock_room, lock_room_of_hand, open_room, running_hand, seat_of, table
+from scoring import services as scoring
+from scoring.selectors import open_debts
+
+ACT_FOR_REASONS = ("timeout", "trustee")
+
+
+@dataclass
+class HandChange:
+    """What a hand service changed.
+
+    `events` are `{"version", "event"}` dicts (full engine truth: redact before sending);
+    `next_hand` is the redeal after a void hand (黄庄); `repeated` is True when a re-sent
+    client_id returned the earlier result without applying anything.
+    """
+
+    hand: Hand
+    events: list[dict] = field(default_factory=list)
+    next_hand: Hand | None = None
+    repeated: bool = False
+
+    @property
+    def ended(self) -> bool:
+        return not self.hand.running
+
+
+# -- deadlines ---------------------------------------------------------------------
+
+
+def _deadline(room: Room, state: dict, previous: tuple[str | None, set[int]] | None = None):
+    """When the decision now open times out (None when nothing is awaited).
+
+    Inside one declaration window the deadline stays put while the same seats are still
+    answering: the window is one decision with one timer (RULES §6), not one per answer.
+    """
+    kind = engine.decision_kind(state)
+    if kind is None:
+        return None
+    if previous is not None:
+        old_kind, old_actors, old_deadline = previous
+        if kind == old_kind == "declare" and set(engine.actors(state)) <= old_actors and old_deadline:
+            return old_deadline
+    return timezone.now() + timedelta(seconds=room.options["timers"][kind])
+
+
+# -- dealing -----------------------------------------------------------------------
+
+
+def _deal(room: Room, seats: list[Seat], *, tribute: list[dict]) -> Hand:
+    """Create the room's next hand (caller holds the lock)."""
+    number = (Hand.objects.filter(room=room).aggregate(n=Max("number"))["n"] or 0) + 1
+    seed = secrets.randbits(62)
+    options = engine_options(room.options)
+    state = engine.new_hand(room.preset, seed, options=options, tribute=tuple(tribute))
+    hand = Hand.objects.create(
+        room=room,
+        number=number,
+        seed=seed,
+        preset=room.preset,
+        options=options,
+        tribute=list(tribute),
+        players=[seat.player_id for seat in seats],
+        state=state,
+        version=state["version"],
+        phase=state["phase"],
+        deadline=_deadline(room, state),
+    )
+    notify.room_changed(room_id=room.pk, change="hand_started", hand=hand.pk, number=number)
+    notify.after_commit_decision_opened(hand)
+    return hand
+
+
+@transaction.atomic
+def hand_start(*, room_id: int, player: Player | None = None) -> Hand:
+    """Deal the next hand once five players sit; pays open 进贡 debts in cards (qingdao)."""
+    room = lock_room(room_id)
+    open_room(room)
+    if running_hand(room) is not None:
+        raise ServiceError("hand_running", "A hand is already being played.")
+    seats = table(room)
+    if player is not None:
+        seat_of(seats, player)
+    if any(seat.player_id is None for seat in seats):
+        raise ServiceError("not_full", "The table needs five players.")
+    for seat in seats:  # 托管 entries are counted per hand
+        seat.trustee = False
+        seat.trustee_entries = 0
+        seat.save(update_fields=["trustee", "trustee_entries"])
+    seat_index = {seat.player_id: seat.index for seat in seats}
+    debts = list(open_debts(room=room)) if room.preset == "qingdao" else []
+    hand = _deal(room, seats, tribute=[debt.as_engine_debt(seat_index) for debt in debts])
+    scoring.debts_mark_paid(debts=debts, hand=hand)
+    room.status = Room.Status.PLAYING
+    room.save(update_fields=["status", "updated"])
+    return hand
+
+
+# -- acting ------------------------------------------------------------------------
+
+
+def _apply(room: Room, hand: Hand, action: dict, *, client_id: str | None, by_trustee: bool) -> dict:
+    """Apply one action through the engine, append its event, store the new state."""
+    state = hand.state
+    previous = (engine.decision_kind(state), set(engine.actors(state)), hand.deadline)
+    try:
+        new_state, event = engine.apply(state, action)
+    except engine.IllegalAction as error:
+        raise ServiceError(error.code, error.message) from None
+    version = new_state["version"]
+    HandEvent.objects.create(
+        hand=hand,
+        version=version,
+        seat=action["seat"],
+        action=action,
+        event=event,
+        public=engine.event_view(event, None),
+        client_id=client_id,
+        by_trustee=by_trustee,
+    )
+    hand.state = new_state
+    hand.version = version
+    hand.phase = new_state["phase"]
+    hand.deadline = _deadline(room, new_state, previous)
+    hand.save(update_fields=["state", "version", "phase", "deadline"])
+    return {"version": version, "event": event}
+
+
+def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
+    """The hand has ended: score it, record debts, dissolve or reopen; redeal a void hand.
+
+    Returns the redealt hand after a void one (黄庄, RULES §5), else None.
+    """
+    result = engine.result(hand.state)
+    hand.result = result
+    hand.ended = timezone.now()
+    hand.deadline = None
+    if result.get("void"):
+        hand.save(update_fields=["result", "ended", "deadline"])
+        notify.room_changed(room_id=room.pk, change="hand_ended", hand=hand.pk, void=True)
+        # Same table, same debts: the cards they paid in the void deal went back in the
+        # deck, so the redeal pays them again and the debts count as paid by it.
+        redeal = _deal(room, seats, tribute=hand.tribute)
+        hand.debts_paid.update(paid_in=redeal)
+        return redeal
+    # RULES §8 [decision]: a hand that ends with every seat under 托管 is not scored, and
+    # so creates no 进贡 debts either (tribute is part of the hand's score).
+    hand.scored = not all(seat.trustee for seat in seats)
+    hand.save(update_fields=["result", "ended", "deadline", "scored"])
+    if hand.scored:
+        scoring.hand_score(hand=hand, scores=result["scores"])
+        if hand.preset == "qingdao":
+            scoring.debts_create(hand=hand, debts=result.get("tribute") or [])
+    notify.room_changed(room_id=room.pk, change="hand_ended", hand=hand.pk, void=False, scored=hand.scored)
+    if any(seat.trustee for seat in seats):
+        dissolve(room, seats, reason="a seat was under 托管 at the end of the hand")  # RULES §8
+    else:
+        room.status = Room.Status.OPEN
+        room.save(update_fields=["status", "updated"])
+    return None
+
+
+def _act(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id=None, by_trustee=False) -> HandChange:
+    change = HandChange(hand=hand)
+    change.events.append(_apply(room, hand, action, client_id=client_id, by_trustee=by_trustee))
+    notify.hand_events(room_id=room.pk, hand_id=hand.pk, events=change.events)
+    if engine.result(hand.state) is not None:
+        change.next_hand = _finish(room, hand, seats)
+    else:
+        notify.after_commit_decision_opened(hand)
+    return change
+
+
+def _previous_answer(hand: Hand, seat: int, client_id: str) -> HandChange | None:
+    """A re-sent action (same client_id from the same seat) gets the earlier result back."""
+    earlier = HandEvent.objects.filter(hand=hand, seat=seat, client_id=client_id).first()
+    if earlier is None:
+        return None
+    return HandChange(hand=hand, events=[{"version": earlier.version, "event": earlier.event}], repeated=True)
+
+
+def _action_for(seat: int, action) -> dict:
+    if not isinstance(action, dict):
+        raise ServiceError("bad_action", "An action is an object like {\"type\": \"pass\"}.")
+    if action.get("seat", seat) != seat:
+        raise ServiceError("bad_action", "The action names another seat.")
+    return {**action, "seat": seat}
+
+
+@transaction.atomic
+def hand_act(
+    *,
+    hand_id: int,
+    seat: int,
+    action: dict,
+    expected_version: int,
+    client_id: str | None = None,
+    player: Player | None = None,
+) -> HandChange:
+    """A seat plays, passes, bids or declares (`action` as in the engine contract).
+
+    `expected_version` is the version the client saw: if the hand moved since, nothing is
+    applied (`stale_version`). When `player` is given it must be the one in `seat`.
+    """
+    room, hand = lock_room_of_hand(hand_id)
+    if client_id is not None:
+        client_id = str(client_id)[:64]
+        repeated = _previous_answer(hand, seat, client_id)
+        if repeated is not None:
+            return repeated
+    if not hand.running:
+        raise ServiceError("no_hand", "This hand has ended.")
+    if hand.version != expected_version:
+        raise ServiceError("stale_version", f"The hand has moved on (version {hand.version}); refresh and try again.")
+    seats = table(room)
+    if not isinstance(seat, int) or not 0 <= seat < len(seats):
+        raise ServiceError("bad_seat", "Seats are numbered 0 to 4.")
+    mine = seats[seat]
+    if mine.left or (player is not None and mine.player_id != player.pk):
+        raise ServiceError("not_seated", "You are not seated there.")
+    if mine.trustee:
+        # While 托管 is on the policy plays for the seat; the player turns it off first.
+        if mine.trustee_locked:
+            raise ServiceError("trustee_locked", "托管 is locked on for the rest of this hand.")
+        raise ServiceError("trustee_on", "托管 is on: turn it off to play yourself.")
+    return _act(room, hand, seats, _action_for(seat, action), client_id=client_id)
+
+
+@transaction.atomic
+def hand_act_for(*, hand_id: int, seat: int, version: int, reason: str) -> HandChange | None:
+    """Act for a seat with the room's 托管 policy (`engine.autoplay`).
+
+    For timers (`reason="timeout"`: the seat's deadline passed, so it enters 托管) and for
+    seats already under 托管 (`reason="trustee"`). A no-op returning None when the hand
+    moved past `version`, has ended, the seat is not awaited, or (for "trustee") 托管 was
+    turned off meanwhile — so a late or duplicated timer message is harmless.
+    """
+    if reason not in ACT_FOR_REASONS:
+        raise ServiceError("bad_reason", f"reason must be one of {', '.join(ACT_FOR_REASONS)}.")
+    try:
+        room, hand = lock_room_of_hand(hand_id)
+    except ServiceError:
+        return None
+    if not hand.running or hand.version != version or seat not in engine.actors(hand.state):
+        return None
+    seats = table(room)
+    mine = seats[seat]
+    if reason == "trustee" and not mine.trustee:
+        return None
+    if reason == "timeout" and not mine.trustee:
+        mine.trustee = True  # RULES §8: a timeout puts the seat under 托管
+        mine.trustee_entries += 1
+        mine.save(update_fields=["trustee", "trustee_entries"])
+        notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=True, locked=mine.trustee_locked)
+    policy = room.options.get("trustee_policy", "baseline")
+    action = engine.autoplay(hand.state, seat, policy)
+    return _act(room, hand, seats, action, by_trustee=True)

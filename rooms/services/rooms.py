@@ -1,0 +1,132 @@
+"""Rooms and seats: create, sit down, leave, be kicked, go on/offline, dissolve."""
+
+from django.db import transaction
+
+from rooms import notify
+from rooms.errors import ServiceError
+from rooms.models import SEATS, Player, Preset, Room, Seat
+from rooms.options import clean_options
+from rooms.services.common import dissolve, free_seat, lock_room, open_room, running_hand, seat_of, table
+from scoring import services as scoring
+
+NAME_MAX = 60
+
+
+@transaction.atomic
+def room_create(*, creator: Player, name: str, preset: str, options: dict | None = None) -> Room:
+    """A new open room with five empty seats (the creator sits down with `seat_take`)."""
+    name = " ".join(str(name or "").split())
+    if not name or len(name) > NAME_MAX:
+        raise ServiceError("bad_name", f"A room name has 1 to {NAME_MAX} characters.")
+    if preset not in Preset.values:
+        raise ServiceError("bad_preset", f"Unknown preset {preset!r}: choose one of {', '.join(Preset.values)}.")
+    room = Room.objects.create(name=name, preset=preset, options=clean_options(options), creator=creator)
+    Seat.objects.bulk_create(Seat(room=room, index=index) for index in range(SEATS))
+    return room
+
+
+@transaction.atomic
+def seat_take(*, room_id: int, player: Player, index: int | None = None) -> Seat:
+    """Sit down at seat `index`, or at the lowest free seat when None."""
+    room = lock_room(room_id)
+    open_room(room)
+    if running_hand(room) is not None:
+        raise ServiceError("hand_running", "Wait for the hand to end before sitting down.")
+    if player.is_bot and not room.options.get("allow_bots", True):
+        raise ServiceError("bots_not_allowed", "This room does not allow bots.")
+    seats = table(room)
+    if any(seat.player_id == player.pk for seat in seats):
+        raise ServiceError("already_seated", "You already have a seat in this room.")
+    if index is None:
+        free = [seat for seat in seats if seat.player_id is None]
+        if not free:
+            raise ServiceError("room_full", "All five seats are taken.")
+        seat = free[0]
+    else:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < SEATS:
+            raise ServiceError("bad_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+        seat = seats[index]
+        if seat.player_id is not None:
+            raise ServiceError("seat_taken", "That seat is taken.")
+    seat.player = player
+    seat.save(update_fields=["player"])
+    notify.room_changed(room_id=room.pk, change="seats", seat=seat.index, player=player.pk, what="taken")
+    return seat
+
+
+def _leave(room: Room, seat: Seat, *, kicked: bool, note: str) -> None:
+    """A player goes (caller holds the lock).
+
+    Mid-hand the player pays −40 and the seat plays on under 托管 to the end of the hand
+    (RULES §8): the player stays recorded on it, marked `left`. Between hands the seat is
+    emptied and the player's open 进贡 debts become points. A kick always costs −40
+    (**[decision]** RULES §8 names kicks without limiting them to running hands).
+    """
+    hand = running_hand(room)
+    player = seat.player
+    if hand is not None or kicked:
+        scoring.leave_penalty(player=player, room=room, hand=hand, note=note)
+    if hand is not None:
+        if not seat.trustee:
+            seat.trustee_entries += 1
+        seat.trustee = True
+        seat.left = True
+        seat.online = False
+        seat.save(update_fields=["trustee", "trustee_entries", "left", "online"])
+        notify.after_commit_decision_opened(hand)  # the 托管 policy may have to move now
+    else:
+        scoring.debts_convert(room=room, player=player)
+        free_seat(seat)
+    what = "kicked" if kicked else "left"
+    notify.room_changed(room_id=room.pk, change="seats", seat=seat.index, player=player.pk, what=what)
+
+
+def _dissolve_if_empty(room: Room) -> None:
+    seats = table(room)
+    if all(seat.player_id is None for seat in seats):
+        dissolve(room, seats, reason="empty")
+
+
+@transaction.atomic
+def seat_leave(*, room_id: int, player: Player) -> Seat:
+    """Leave the room (强退 once a hand has started: −40 and 托管 to the end)."""
+    room = lock_room(room_id)
+    open_room(room)
+    seat = seat_of(table(room), player)
+    _leave(room, seat, kicked=False, note="left during a hand")
+    _dissolve_if_empty(room)
+    return seat
+
+
+@transaction.atomic
+def player_kick(*, room_id: int, player: Player, by: Player | None = None, note: str = "") -> Seat:
+    """An administrator removes a player from the room: −40, as for leaving mid-hand."""
+    room = lock_room(room_id)
+    open_room(room)
+    seat = seat_of(table(room), player)
+    who = f" by {by}" if by is not None else ""
+    _leave(room, seat, kicked=True, note=f"kicked{who}" + (f": {note}" if note else ""))
+    _dissolve_if_empty(room)
+    return seat
+
+
+@transaction.atomic
+def seat_online(*, room_id: int, player: Player, online: bool) -> Seat:
+    """The player's socket connected or went away (no effect on play by itself)."""
+    room = lock_room(room_id)
+    seat = seat_of(table(room), player)
+    if seat.online != online:
+        seat.online = online
+        seat.save(update_fields=["online"])
+        notify.room_changed(room_id=room.pk, change="seats", seat=seat.index, player=player.pk,
+                            what="online" if online else "offline")
+    return seat
+
+
+@transaction.atomic
+def room_dissolve(*, room_id: int, by: Player | None = None) -> Room:
+    """Close the room: abandon a running hand unscored, convert open debts, empty the seats."""
+    room = lock_room(room_id)
+    open_room(room)
+    dissolve(room, table(room), reason="by administrator" if by is not None else "dissolved")
+    return room

@@ -1,0 +1,74 @@
+"""Admin for the ledger (read-only; adjustments are new entries) and tribute debts."""
+
+from django import forms
+from django.contrib import admin
+
+from scoring import services
+from scoring.models import LedgerEntry, TributeDebt
+
+
+class AdjustmentForm(forms.ModelForm):
+    """The service's checks, run as form validation so the admin shows them on the form."""
+
+    note = forms.CharField(max_length=150, help_text="Why the points change (kept in the ledger).")
+
+    class Meta:
+        model = LedgerEntry
+        fields = ("player", "room", "points", "note")
+
+    def clean_points(self):
+        if self.cleaned_data["points"] == 0:
+            raise forms.ValidationError("An adjustment must change the points.")
+        return self.cleaned_data["points"]
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    """Entries are never edited or deleted; "add" writes an `adjustment` through the service."""
+
+    list_display = ("created", "player", "kind", "points", "room", "hand", "note")
+    list_filter = ("kind", "created")
+    search_fields = ("player__username", "player__display_name", "room__name", "note")
+    list_select_related = ("player", "room", "hand")
+    date_hierarchy = "created"
+    form = AdjustmentForm
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return AdjustmentForm.Meta.fields
+        return ("player", "room", "hand", "kind", "points", "note", "created")
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.get_fields(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        entry = services.ledger_adjust(
+            player=data["player"], points=data["points"], room=data.get("room"),
+            note=f"{data['note']} (by {request.user})",
+        )
+        obj.pk = entry.pk
+        obj._state.adding = False
+
+
+@admin.register(TributeDebt)
+class TributeDebtAdmin(admin.ModelAdmin):
+    list_display = ("id", "room", "hand", "payer", "receiver", "cards", "kind", "status", "paid_in", "settled")
+    list_filter = ("status", "kind")
+    search_fields = ("room__name", "payer__username", "payer__display_name", "receiver__username", "receiver__display_name")
+    list_select_related = ("room", "hand", "payer", "receiver", "paid_in")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

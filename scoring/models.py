@@ -1,0 +1,93 @@
+"""The points ledger and qingdao tribute debts (进贡) owed between hands."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class AppendOnly(ValueError):
+    pass
+
+
+class LedgerQuerySet(models.QuerySet):
+    """Refuses bulk updates and deletes: a ledger only grows."""
+
+    def update(self, **kwargs):
+        raise AppendOnly("ledger entries are append-only")
+
+    def delete(self):
+        raise AppendOnly("ledger entries are append-only")
+
+
+class LedgerEntry(models.Model):
+    """One change of a player's points. A player's total is the sum of their entries."""
+
+    class Kind(models.TextChoices):
+        HAND_SCORE = "hand_score"
+        LEAVE_PENALTY = "leave_penalty"  # −40 for leaving mid-hand or being kicked (RULES §8)
+        TRIBUTE_POINTS = "tribute_points"  # an unpaid 进贡 card converted to one point
+        ADJUSTMENT = "adjustment"  # an administrator's correction
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="ledger")
+    room = models.ForeignKey("rooms.Room", models.PROTECT, null=True, blank=True, related_name="ledger")
+    hand = models.ForeignKey("rooms.Hand", models.PROTECT, null=True, blank=True, related_name="ledger")
+    kind = models.CharField(max_length=20, choices=Kind.choices, db_index=True)
+    points = models.IntegerField()
+    note = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = LedgerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name_plural = "ledger entries"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnly("ledger entries are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly("ledger entries are append-only")
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.points:+d} ({self.kind})"
+
+
+class TributeDebt(models.Model):
+    """进贡: cards a payer owes a receiver, from one qingdao hand to be paid after the next deal."""
+
+    class Kind(models.TextChoices):
+        HIGHEST = "highest"  # the payer's highest card(s)
+        TWO = "two"  # a 2
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        PAID = "paid"  # paid in cards after the deal of `paid_in`
+        CONVERTED = "converted"  # payer or receiver left first: one point per card
+
+    room = models.ForeignKey("rooms.Room", models.CASCADE, related_name="tribute_debts")
+    hand = models.ForeignKey("rooms.Hand", models.CASCADE, related_name="debts_created", help_text="the hand it came from")
+    payer = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="debts_owed")
+    receiver = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="debts_due")
+    payer_seat = models.PositiveSmallIntegerField()
+    receiver_seat = models.PositiveSmallIntegerField()
+    cards = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    paid_in = models.ForeignKey(
+        "rooms.Hand", models.SET_NULL, null=True, blank=True, related_name="debts_paid", help_text="the hand whose deal paid it"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    settled = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["room", "created", "id"]
+        constraints = [models.CheckConstraint(condition=Q(cards__gt=0), name="debt_has_cards")]
+
+    def as_engine_debt(self, seat_of: dict[int, int]) -> dict:
+        """The engine's debt dict, with seats taken from `seat_of` (player id → seat now)."""
+        return {"from": seat_of[self.payer_id], "to": seat_of[self.receiver_id], "cards": self.cards, "kind": self.kind}
+
+    def __str__(self) -> str:
+        return f"{self.payer} owes {self.receiver} {self.cards} ({self.kind}, {self.status})"

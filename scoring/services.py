@@ -1,0 +1,112 @@
+"""Writes to the ledger and the tribute debts.
+
+Room services call these inside their own transaction (with the room row locked); the
+functions are atomic themselves too, so they are safe to call alone (admin adjustments).
+"""
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from rooms.errors import ServiceError
+from scoring.models import LedgerEntry, TributeDebt
+
+LEAVE_PENALTY = -40  # RULES §8 (seed 002): leaving once a hand has started, or being kicked
+
+
+def _entry(*, player_id, kind, points, room=None, hand=None, note="") -> LedgerEntry:
+    return LedgerEntry.objects.create(
+        player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note
+    )
+
+
+@transaction.atomic
+def hand_score(*, hand, scores: list[int]) -> list[LedgerEntry]:
+    """One `hand_score` entry per seat, for the player dealt into it."""
+    if len(scores) != len(hand.players):
+        raise ValueError(f"{len(scores)} scores for {len(hand.players)} seats")
+    return [
+        _entry(
+            player_id=player_id,
+            kind=LedgerEntry.Kind.HAND_SCORE,
+            points=points,
+            room=hand.room,
+            hand=hand,
+            note=f"hand {hand.number}, seat {seat}",
+        )
+        for seat, (player_id, points) in enumerate(zip(hand.players, scores))
+    ]
+
+
+@transaction.atomic
+def leave_penalty(*, player, room, hand, note: str) -> LedgerEntry:
+    return _entry(
+        player_id=player.pk, kind=LedgerEntry.Kind.LEAVE_PENALTY, points=LEAVE_PENALTY, room=room, hand=hand, note=note
+    )
+
+
+@transaction.atomic
+def ledger_adjust(*, player, points: int, note: str, room=None) -> LedgerEntry:
+    """An administrator's correction: a new entry, never an edit of an old one."""
+    if not isinstance(points, int) or isinstance(points, bool) or points == 0:
+        raise ServiceError("bad_points", "An adjustment must be a non-zero whole number of points.")
+    if not note.strip():
+        raise ServiceError("note_required", "Say why the points are adjusted.")
+    return _entry(player_id=player.pk, kind=LedgerEntry.Kind.ADJUSTMENT, points=points, room=room, note=note.strip())
+
+
+@transaction.atomic
+def debts_create(*, hand, debts: list[dict]) -> list[TributeDebt]:
+    """Record the 进贡 owed for the next hand from the engine's `result["tribute"]`."""
+    return [
+        TributeDebt.objects.create(
+            room=hand.room,
+            hand=hand,
+            payer_id=hand.players[debt["from"]],
+            receiver_id=hand.players[debt["to"]],
+            payer_seat=debt["from"],
+            receiver_seat=debt["to"],
+            cards=debt["cards"],
+            kind=debt["kind"],
+        )
+        for debt in debts
+        if debt["cards"] > 0
+    ]
+
+
+@transaction.atomic
+def debts_mark_paid(*, debts: list[TributeDebt], hand) -> None:
+    """The deal of `hand` paid these debts in cards (the engine moved the cards)."""
+    now = timezone.now()
+    for debt in debts:
+        debt.status = TributeDebt.Status.PAID
+        debt.paid_in = hand
+        debt.settled = now
+        debt.save(update_fields=["status", "paid_in", "settled"])
+
+
+@transaction.atomic
+def debts_convert(*, room, player=None) -> list[TributeDebt]:
+    """Convert open debts to points (seed 003: 一张贡折合成一分).
+
+    Those of `player` (as payer or receiver) when a player leaves the room, or every open
+    debt of the room when it is dissolved. Each owed card is one point from payer to
+    receiver: a `tribute_points` entry of −n and one of +n.
+    """
+    # The caller holds the room's row lock, which serialises every write to its debts.
+    debts = TributeDebt.objects.filter(room=room, status=TributeDebt.Status.OPEN).select_related("hand")
+    if player is not None:
+        debts = debts.filter(Q(payer=player) | Q(receiver=player))
+    converted = []
+    now = timezone.now()
+    for debt in debts.order_by("id"):
+        note = f"进贡 from hand {debt.hand.number}: {debt.cards} card(s) converted to points"
+        _entry(player_id=debt.payer_id, kind=LedgerEntry.Kind.TRIBUTE_POINTS, points=-debt.cards,
+               room=room, hand=debt.hand, note=note)
+        _entry(player_id=debt.receiver_id, kind=LedgerEntry.Kind.TRIBUTE_POINTS, points=debt.cards,
+               room=room, hand=debt.hand, note=note)
+        debt.status = TributeDebt.Status.CONVERTED
+        debt.settled = now
+        debt.save(update_fields=["status", "settled"])
+        converted.append(debt)
+    return converted
