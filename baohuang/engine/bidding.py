@@ -169,6 +169,8 @@ def forced_caller(state: dict) -> int | None:
 def check_seize(state: dict, action: dict) -> None:
     if state["preset"] != "classic":
         raise IllegalAction("unknown_action", f"{state['preset']} has no 抢庄 (seize)")
+    if state["bidding"]["forced"] and action["seat"] == state["turn"]:
+        raise IllegalAction("must_call", "逼庄: you hold three of a card and must call one")
 
 
 def do_seize(state: dict, seat: int, event: dict) -> None:

@@ -341,8 +341,8 @@ def _legal_bids(state: dict, seat: int) -> list[dict]:
                 actions.append({"seat": seat, "type": "decline"})
         else:
             actions += [{"seat": seat, "type": "accept"}, {"seat": seat, "type": "decline"}]
-    if classic:
-        actions.append({"seat": seat, "type": "seize"})
+    if classic and not (state["bidding"]["forced"] and seat == state["turn"]):
+        actions.append({"seat": seat, "type": "seize"})  # 抢庄, open to every seat
     return actions
 
 
