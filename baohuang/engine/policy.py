@@ -1,0 +1,83 @@
+"""托管 (auto-play) policies: what the server plays for a seat it acts for — RULES §8.
+
+`autoplay(state, seat, policy)` returns one action, always legal for ``seat`` now. The
+room calls it when a decision's timer runs out or a seat is under 托管.
+
+The baseline policy is seed 002's default answer everywhere:
+- bidding: [decision] RULES §8: the seat offered the throne accepts it (lianzhong /
+  qingdao), so a table of 托管 seats never loops on void deals; in classic it calls a
+  triple it holds (the highest), else yields (让庄); under 逼庄 it calls.
+- declarations: none of 明保, 反, 扭, 踢, 明独 or 抢独: it answers ``none``, and a solo
+  emperor asked to choose picks 暗独 (``dark_solo``).
+- play: the leader plays its smallest legal single (if it has none — its qingdao 3 is not
+  its last card, or 憋6 binds its remaining cards — its smallest legal set); a follower
+  passes.
+"""
+
+from __future__ import annotations
+
+from .bidding import answers_for, triples
+from .errors import IllegalAction
+from .sets import legal_sets
+from .state import actors
+
+
+def autoplay(state: dict, seat: int, policy: str = "baseline") -> dict:
+    """The ``policy``'s action for ``seat``; raises ValueError for an unknown policy name
+    and IllegalAction (``not_your_turn`` / ``hand_over``) when no decision is awaited."""
+    try:
+        choose = POLICIES[policy]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown 托管 policy {policy!r}; expected one of "
+                         f"{', '.join(POLICIES)}") from None
+    if state["phase"] in ("ended", "void"):
+        raise IllegalAction("hand_over", "this hand is over")
+    if seat not in actors(state):
+        raise IllegalAction("not_your_turn", f"seat {seat} has no decision to take now")
+    return choose(state, seat)
+
+
+def baseline(state: dict, seat: int) -> dict:
+    """Seed 002's default answers (see the module docstring)."""
+    phase = state["phase"]
+    if phase == "bidding":
+        return _baseline_bid(state, seat)
+    if phase == "declaring":
+        return _baseline_declare(state, seat)
+    if state["top"] is not None:
+        return {"seat": seat, "type": "pass"}
+    return {"seat": seat, "type": "play", "cards": " ".join(smallest_lead(state, seat))}
+
+
+def _baseline_bid(state: dict, seat: int) -> dict:
+    if state["preset"] != "classic":
+        return {"seat": seat, "type": "accept"}
+    held = triples(state["hands"][seat])  # highest first
+    if held:
+        return {"seat": seat, "type": "call", "card": held[0]}
+    return {"seat": seat, "type": "decline"}
+
+
+def _baseline_declare(state: dict, seat: int) -> dict:
+    what = "dark_solo" if "dark_solo" in answers_for(state, seat) else "none"
+    return {"seat": seat, "type": "declare", "what": what}
+
+
+def smallest_lead(state: dict, seat: int) -> list[str]:
+    """The leader's smallest legal single, else its smallest legal set (RULES §8)."""
+    sets = legal_sets(state["hands"][seat], state["preset"], top=None,
+                      hold_sixes=state["six_bound"][seat], avoid=hidden_identities(state, seat))
+    singles = [cards for cards in sets if len(cards) == 1]
+    return singles[0] if singles else sets[0]
+
+
+def hidden_identities(state: dict, seat: int) -> frozenset:
+    """Card identities whose play would give away an unrevealed classic guard: among
+    equal cards, play another copy first (marked cards come last anyway)."""
+    if state["preset"] == "classic" and seat == state["guard"] and not state["revealed"]:
+        return frozenset((state["called"],))
+    return frozenset()
+
+
+POLICIES = {"baseline": baseline}
+"""Policy name → function(state, seat) -> action. A stronger policy registers here."""

@@ -1,0 +1,245 @@
+"""What a seat or a spectator may see — RULES §8 "Hidden information" (隐藏信息).
+
+This is the only place that turns engine state or events into a client payload:
+`view(state, seat)` for a whole picture, `event_view(event, seat)` for one step.
+``seat=None`` is a spectator (旁观), who sees only public information.
+
+What is public: every seat's card count, the table (top set, what each seat did last this
+round), whose turn it is and the phase, the bidding (classic: who holds ``BJ*`` and who
+refused; lianzhong / qingdao: the face-up bundle), the emperor, the called card (classic),
+public declarations and 锄头 marks, places, 闷三, qingdao's debts and who sold a 3, and the
+result once the hand is over.
+
+What is secret: the cards in a hand (only its owner sees them); who the guard is under
+暗保 and that an emperor is alone under 暗独 (only that seat knows) until ``revealed`` —
+by 明保 / 明独 / 造反, by the guard card being played, or at the end of the hand; what a
+seat answered silently in the declaration window (``none`` / ``an_bao`` / ``dark_solo``,
+which would name the guard or the soloist); which card a tribute or a 3 was paid with
+(only payer and receiver know); whether a seat is bound by 憋6 (it tells that the seat
+holds a 6).
+
+Views are built from scratch on every call and share no lists with the state, so a
+caller may mutate them freely. They are kept small: they go over a websocket on every
+action (no legal-set lists, only which action types a seat may take).
+"""
+
+from __future__ import annotations
+
+from .bidding import SILENT, answers_for, callable_identities
+from .cards import EMPEROR_CARD
+from .play import YIELD_ALLOWED
+from .sets import legal_sets
+
+SEATS = range(5)
+
+
+def view(state: dict, seat: int | None = None) -> dict:
+    """What ``seat`` (0–4) or a spectator (``None``) may see of ``state`` now."""
+    _check_viewer(seat)
+    phase = state["phase"]
+    payload = {
+        "version": state["version"],
+        "preset": state["preset"],
+        "options": dict(state["options"]),
+        "phase": phase,
+        "seat": seat,
+        "counts": [len(hand) for hand in state["hands"]],
+        "turn": state["turn"],
+        "actors": _actors(state),
+        "roles": _roles(state, seat),
+        "declared": [dict(entry) for entry in state["declared"]],
+        "declarations": list(state["declarations"]),
+        "hoes": list(state["hoes"]),
+        "places": list(state["places"]),
+        "menzan": list(state["menzan"]),
+    }
+    if seat is not None:
+        payload["hand"] = list(state["hands"][seat])
+        payload["six_bound"] = state["six_bound"][seat]
+        payload["may"], payload["choices"] = _choices(state, seat)
+    if phase == "bidding":
+        payload["bidding"] = _bidding(state)
+    elif phase == "declaring":
+        payload["window"] = _window(state)
+    elif phase == "playing":
+        payload["table"] = _table(state)
+    if state["preset"] == "qingdao":
+        payload["deal"] = _qingdao_deal(state, seat)
+    if state["result"] is not None:
+        payload["result"] = _copy(state["result"])
+    return payload
+
+
+def _check_viewer(seat) -> None:
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+                             or seat not in SEATS):
+        raise ValueError(f"a viewer is a seat 0-4 or None (spectator), got {seat!r}")
+
+
+def _actors(state: dict) -> list[int]:
+    phase = state["phase"]
+    if phase == "declaring":
+        return list(state["window"]["pending"])
+    if phase in ("bidding", "playing"):
+        return [state["turn"]]
+    return []
+
+
+def _roles(state: dict, seat: int | None) -> dict:
+    """The emperor is public at once; the guard and a 暗独 only to themselves until shown."""
+    known = state["revealed"] or state["phase"] == "ended"
+    guard = state["guard"]
+    solo = state["solo"]
+    if not known:
+        if seat is None or seat != guard:
+            guard = None
+        if solo == "dark" and (seat is None or seat != state["emperor"]):
+            solo = None  # to everyone else a 暗独 looks like any 暗保 hand
+    return {"emperor": state["emperor"], "called": state["called"],
+            "guard_card": state["guard_card"], "guard": guard, "solo": solo,
+            "revealed": known, "first_side": _copy(state["first_side"])}
+
+
+def _choices(state: dict, seat: int) -> tuple[list[str], dict]:
+    """The action types ``seat`` may take now, and the options of those that have some.
+
+    Bidding: ``call`` lists the identities the seat may call (classic); declaring:
+    ``declare`` lists the seat's answers (a guard sees its own 明保 option — only in its
+    own view). Playing lists types only; the client validates sets with the engine's rules.
+    """
+    phase = state["phase"]
+    if phase == "bidding":
+        return _bid_choices(state, seat)
+    if phase == "declaring":
+        answers = answers_for(state, seat)
+        return (["declare"], {"declare": answers}) if answers else ([], {})
+    if phase != "playing" or seat != state["turn"]:
+        return [], {}
+    top = state["top"]
+    if top is None:
+        return ["play"], {}  # a leader always holds some legal set
+    types = []
+    if legal_sets(state["hands"][seat], state["preset"], top=top["cards"],
+                  hold_sixes=state["six_bound"][seat]):
+        types.append("play")
+    types.append("pass")
+    if YIELD_ALLOWED[state["preset"]] and seat not in state["yielded"]:
+        types.append("yield")
+    return types, {}
+
+
+def _bid_choices(state: dict, seat: int) -> tuple[list[str], dict]:
+    classic = state["preset"] == "classic"
+    types, options = [], {}
+    deciding = seat == state["turn"]
+    if deciding and classic:
+        calls = callable_identities(state, seat)
+        if calls:
+            types.append("call")
+            options["call"] = calls
+        if not state["bidding"]["forced"]:
+            types.append("decline")
+    elif deciding:
+        types += ["accept", "decline"]
+    if classic and not (deciding and state["bidding"]["forced"]):
+        types.append("seize")  # 抢庄 is open to every seat during the bidding
+    return types, options
+
+
+def _bidding(state: dict) -> dict:
+    bidding = state["bidding"]
+    public = {"first_holder": state["first_holder"]}
+    if state["preset"] == "classic":
+        # The crown (BJ*) travels openly from hand to hand: its holder is public.
+        crown = next(seat for seat in SEATS if EMPEROR_CARD in state["hands"][seat])
+        public.update(crown=crown, declined=list(bidding["declined"]),
+                      forced=bidding["forced"])
+    else:
+        public.update(bundle=list(bidding["bundle"]), declines=bidding["declines"])
+    return public
+
+
+def _window(state: dict) -> dict:
+    """Who is asked and who has answered — never what a silent answer was."""
+    window = state["window"]
+    return {"step": window["step"], "pending": list(window["pending"]),
+            "answered": sorted(int(seat) for seat in window["answers"])}
+
+
+def _table(state: dict) -> dict:
+    """The current round: the set to beat and what each seat did last in this round."""
+    last = [None] * 5
+    for entry in state["round"]:
+        last[entry["seat"]] = ({"type": "play", "cards": list(entry["cards"])}
+                               if entry["type"] == "play" else {"type": entry["type"]})
+    top = state["top"]
+    return {"top": None if top is None else {"seat": top["seat"], "cards": list(top["cards"])},
+            "leader": state["leader"], "last": last, "passed": list(state["passed"]),
+            "yielded": list(state["yielded"]), "played": list(state["played"])}
+
+
+def _qingdao_deal(state: dict, seat: int | None) -> dict:
+    """Tribute paid at the deal and 买3: who gave to whom is public, the card is not."""
+    def transfer(entry, giver, taker, card):
+        # giver pays ``card`` to taker; only the two of them see which card it was.
+        shown = {giver: entry[giver], taker: entry[taker]}
+        if seat is not None and seat in (entry[giver], entry[taker]):
+            shown[card] = entry[card]
+        return shown
+
+    return {"tribute_in": _copy(state["tribute_in"]),
+            "tribute_paid": [transfer(entry, "from", "to", "card")
+                             for entry in state["tribute_paid"]],
+            "threes": [transfer(entry, "buyer", "seller", "paid") for entry in state["threes"]],
+            "sold_three": list(state["sold_three"])}
+
+
+def _copy(value):
+    """A deep copy of plain JSON data (lists and dicts), so views share nothing."""
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    return value
+
+
+# --- events ---------------------------------------------------------------------------
+
+# Event keys anyone may see. Anything not listed (and not handled below) is dropped, so a
+# new secret key added to events stays hidden until someone decides it is public.
+PUBLIC_EVENT_KEYS = frozenset({
+    "version", "seat", "type",
+    # bidding
+    "card", "bundle", "taken", "to", "emperor", "forced", "void", "step_next",
+    # declaring
+    "step", "step_done", "revealed",
+    # playing
+    "cards", "out", "menzan", "menzan_place", "round_won", "next", "ended", "places",
+    "result",
+})
+KNOWN_EVENT_TYPES = frozenset({"call", "decline", "accept", "seize", "declare", "play", "pass",
+                               "yield"})
+
+
+def event_view(event: dict, seat: int | None = None) -> dict | None:
+    """What ``seat`` (or a spectator) may see of ``event``; None = a bare version bump.
+
+    Secret parts: the guard named when the emperor is chosen (shown to the guard only),
+    a 暗独 (shown to the emperor only), a silent declaration answer (shown to the seat that
+    gave it). Everything else an event carries follows from public moves.
+    """
+    _check_viewer(seat)
+    if event.get("type") not in KNOWN_EVENT_TYPES:
+        return None
+    shown = {key: _copy(item) for key, item in event.items() if key in PUBLIC_EVENT_KEYS}
+    if "guard" in event and event["guard"] is not None and seat == event["guard"]:
+        shown["guard"] = event["guard"]
+    if "solo" in event:
+        solo = event["solo"]
+        # Everyone else sees None, exactly as for a two-person side: no key may differ.
+        hidden = solo == "dark" and seat != event.get("emperor", event["seat"])
+        shown["solo"] = None if hidden else solo
+    if "what" in event:
+        if event["what"] not in SILENT or seat == event["seat"]:
+            shown["what"] = event["what"]
+    return shown
