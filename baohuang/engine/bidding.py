@@ -105,7 +105,8 @@ def check_call(state: dict, action: dict) -> str:
     _check_bidder(state, seat)
     card = action.get("card")
     if not isinstance(card, str):
-        raise IllegalAction("bad_action", "a call needs 'card', an identity such as \"9S\" or \"BJ\"")
+        raise IllegalAction("bad_action",
+                            "a call needs 'card', an identity such as \"9S\" or \"BJ\"")
     ident = identity(card.strip().upper())
     count = identity_counts(state["hands"][seat])[ident]
     if state["bidding"]["forced"] and count != 3:
@@ -311,7 +312,8 @@ def check_declare(state: dict, action: dict) -> str:
     seat = action["seat"]
     what = action.get("what")
     if what not in DECLARE_WHATS:
-        raise IllegalAction("bad_action", f"declare needs 'what', one of {', '.join(DECLARE_WHATS)}")
+        raise IllegalAction("bad_action",
+                            f"declare needs 'what', one of {', '.join(DECLARE_WHATS)}")
     if seat not in state["window"]["pending"]:
         raise IllegalAction("not_your_turn", f"seat {seat} is not asked to declare now")
     if what not in answers_for(state, seat):
@@ -328,6 +330,7 @@ def do_declare(state: dict, seat: int, what: str, event: dict) -> None:
     pending = [other for other in window["pending"] if other != seat]
     state["window"] = {"step": step, "pending": pending, "answers": answers}
     event["step"] = step
+    event["what"] = what
     if what not in SILENT:
         state["declared"] = state["declared"] + [{"seat": seat, "what": what}]
         _apply_at_once(state, seat, what, event)

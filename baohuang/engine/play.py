@@ -21,7 +21,7 @@ import random
 from .cards import identity, parse_cards
 from .errors import IllegalAction
 from .scoring import score_hand
-from .sets import check_play
+from .sets import check_play, shape_of
 
 PLACES = 5
 
@@ -55,7 +55,8 @@ def start_play(state: dict) -> None:
 
 def check_turn(state: dict, seat: int) -> None:
     if seat != state["turn"]:
-        raise IllegalAction("not_your_turn", f"it is seat {state['turn']}'s turn, not seat {seat}'s")
+        raise IllegalAction("not_your_turn",
+                            f"it is seat {state['turn']}'s turn, not seat {seat}'s")
 
 
 def check_play_action(state: dict, action: dict) -> list[str]:
@@ -65,8 +66,23 @@ def check_play_action(state: dict, action: dict) -> list[str]:
     cards = parse_action_cards(action)
     top = state["top"]
     check_play(cards, state["hands"][seat], state["preset"],
-               top=None if top is None else top["cards"], hold_sixes=state["six_bound"][seat])
+               top=None if top is None else top_shape(state["preset"], top["cards"]),
+               hold_sixes=state["six_bound"][seat])
     return cards
+
+
+_TOP_SHAPES: dict = {}
+
+
+def top_shape(preset: str, cards: list[str]):
+    """The top set's shape, memoised: every follower on a set compares against it."""
+    key = (preset, *cards)
+    shape = _TOP_SHAPES.get(key)
+    if shape is None:
+        if len(_TOP_SHAPES) > 50_000:
+            _TOP_SHAPES.clear()  # a bound, not an eviction policy: sets repeat a lot
+        shape = _TOP_SHAPES[key] = shape_of(cards, preset)
+    return shape
 
 
 def parse_action_cards(action: dict) -> list[str]:

@@ -83,16 +83,23 @@ End
 Events
 ------
 `apply` returns ``(state, event)``. ``event`` is the full truth (never send it to a
-client; ``views.event_view`` redacts it): ``{"version", "seat", "type", ...}`` with the
-action's fields plus what followed from it:
-- bidding: ``"bundle"`` (cards added), ``"to"`` (next decider), ``"emperor"``,
-  ``"guard"`` (SECRET), ``"solo"`` (SECRET when "dark"), ``"forced"`` (逼庄 begins),
-  ``"void"``.
-- declaring: ``"what"``, ``"step"`` (the step answered), ``"step_done"`` with the
-  step's public outcome ``{"declared": [...], "revealed": bool, "next_step": str|None}``.
-- playing: ``"cards"``, ``"out"`` (place taken, 1–5) , ``"menzan"`` (seat 闷),
-  ``"round_won"`` (seat), ``"next"`` (seat to act), ``"revealed"`` (guard seat when
-  this play revealed it), ``"ended"`` (True with ``"places"``).
+client; ``views.event_view`` redacts it): ``{"version", "seat", "type"}`` plus:
+- ``call``: ``"card"``, ``"emperor"``, ``"guard"`` (SECRET), ``"solo"`` (SECRET when
+  ``"dark"``), ``"step_next"`` (the window's first step).
+- ``decline``: ``"to"`` (next decider), ``"bundle"`` (cards added, lianzhong / qingdao;
+  public), ``"forced"`` (逼庄: the seat that must call), ``"void"`` (True: 黄庄 / all refused).
+- ``accept``: ``"emperor"``, ``"taken"`` (the bundle), ``"guard"`` and ``"solo"`` (SECRET
+  as for ``call``), ``"step_next"``.
+- ``seize``: ``"emperor"``, ``"solo": "seized"``, ``"next"``.
+- ``declare``: ``"what"`` (SECRET when silent: ``none``/``an_bao``/``dark_solo``),
+  ``"step"``, ``"revealed"`` (seat, when 明保 / 明独 shows it at once), ``"step_done"``
+  ``{"step", "revealed": bool, "next_step": str | None}`` when the step resolved (public),
+  and when the window closed ``"next"`` (the emperor, who leads) and ``"emperor"``.
+- ``play``: ``"cards"``, ``"out"`` (place taken, 1–5), ``"menzan"`` / ``"menzan_place"``
+  (the seat that was 闷 and the place it took), ``"revealed"`` (the guard or dark soloist
+  shown by this play), ``"round_won"`` (seat), ``"next"`` (seat to act), ``"ended"``
+  (True, with ``"places"``, when the hand ended).
+- ``pass`` / ``yield``: ``"round_won"``, ``"next"``.
 """
 
 from __future__ import annotations
@@ -311,8 +318,9 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if phase != "playing" or seat != state["turn"]:
         return []
     top = state["top"]
-    sets = legal_sets(state["hands"][seat], state["preset"],
-                      top=None if top is None else top["cards"],
+    if top is not None:
+        top = play.top_shape(state["preset"], top["cards"])
+    sets = legal_sets(state["hands"][seat], state["preset"], top=top,
                       hold_sixes=state["six_bound"][seat], avoid=_avoid(state, seat))
     actions = [{"seat": seat, "type": "play", "cards": " ".join(cards)} for cards in sets]
     if top is not None:

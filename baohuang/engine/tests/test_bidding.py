@@ -281,3 +281,35 @@ def test_qingdao_emperor_with_baozi_plays_alone():
     state = act(state, 4, "accept")
     assert state["solo"] == "dark" and state["guard"] is None
     assert "BJ*" in state["hands"][4]
+
+
+# --- hidden information: the window's shape never depends on the secret -----------------
+
+
+def window_trace(state):
+    """The public shape of a silent window: each step's name and who is asked."""
+    trace = []
+    while state["phase"] == "declaring":
+        trace.append((state["window"]["step"], tuple(actors(state))))
+        state, event = apply(state, {"seat": actors(state)[0], "type": "declare", "what": "none"})
+        assert set(event) <= {"version", "seat", "type", "what", "step", "step_done", "next",
+                              "emperor"}
+    return trace, state
+
+
+@pytest.mark.parametrize("preset, team, solo, bid", [
+    ("classic", CLASSIC_CALL, ["BJ* 9S 9S 9S 9S", "4D", "7C", "8C", "6D"],
+     {"type": "call", "card": "9S"}),
+    ("lianzhong", LIANZHONG, ["BJ* SJ* 7C", "2H", "AS", "9C", "KC"], {"type": "accept"}),
+    ("qingdao", QINGDAO, ["BJ* 4H* 3S", "3H", "3C", "3D", "3S"], {"type": "accept"}),
+])
+def test_a_silent_window_looks_the_same_for_a_hidden_guard_and_a_dark_solo(
+        preset, team, solo, bid):
+    traces = []
+    for hands in (team, solo):
+        state, event = apply(state_from_hands(preset, hands), {"seat": 0, **bid})
+        trace, state = window_trace(state)
+        traces.append(trace)
+        assert state["phase"] == "playing" and not state["revealed"]
+        assert state["declared"] == [] and state["declarations"] == []
+    assert traces[0] == traces[1]
