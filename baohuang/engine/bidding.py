@@ -128,7 +128,7 @@ def do_call(state: dict, seat: int, ident: str, event: dict) -> None:
     guard = None if solo else next(
         other for other in range(5)
         if other != seat and any(identity(card) == ident for card in hands[other]))
-    state.update(emperor=seat, guard=guard, called=ident, guard_card=ident,
+    state.update(emperor=seat, guard=guard, called=ident, guard_card=ident, bidding=None,
                  solo="dark" if solo else None, revealed=False)
     event.update(card=ident, emperor=seat, guard=guard, solo=state["solo"])
     open_window(state, event)
@@ -205,7 +205,7 @@ def do_accept(state: dict, seat: int, event: dict) -> None:
     guard_card = GUARD_CARD[state["preset"]]
     guard = holder_of(state["hands"], guard_card)
     solo = guard == seat
-    state.update(emperor=seat, guard=None if solo else guard, called=None,
+    state.update(emperor=seat, guard=None if solo else guard, called=None, bidding=None,
                  guard_card=guard_card, solo="dark" if solo else None, revealed=False)
     event.update(emperor=seat, taken=bundle, guard=state["guard"], solo=state["solo"])
     open_window(state, event)

@@ -150,6 +150,7 @@ def test_refused_throne_bundle_grows_by_a_two_or_the_highest_card():
     assert state["hands"][3] == ["SJ*"]
     state = act(state, 2, "accept")
     assert state["emperor"] == 2 and {"BJ*", "2D", "8D"} <= set(state["hands"][2])
+    assert state["bidding"] is None
     assert state["guard"] == 3 and state["solo"] is None
 
 

@@ -222,3 +222,12 @@ def test_hold_sixes_keeps_a_dealt_six_for_the_last_set():
     free = state_from_hands("lianzhong", hands, emperor=1, guard=2,
                             options={"hold_sixes": False})
     assert act(free, 1, "play", cards="6S")["hands"][1] == ["9C", "6H"]
+
+
+def test_an_open_solo_ends_when_anyone_else_goes_out_first():
+    hands = ["BJ* SJ* 7S 7H", "AS", "9D TC", "JC JD", "QS"]
+    state = state_from_hands("lianzhong", hands, emperor=0, guard=None, solo="open")
+    state = act(state, 0, "play", cards="7S")
+    state, event = event_of(state, 1, "play", cards="AS")
+    assert event["ended"] and result(state)["places"] == [1, 4, 2, 3, 0]
+    assert result(state)["scores"] == [-24, 6, 6, 6, 6] and result(state)["outcome"] == "lose"
