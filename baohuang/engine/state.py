@@ -140,8 +140,12 @@ def new_hand(preset: str, seed, *, options=None, tribute=()) -> dict:
     size = DEAL_SIZE[preset]
     hands = [deck[size * seat:size * (seat + 1)] for seat in range(5)]
     if preset == "classic":
-        # [decision] RULES §5: the one card left over goes to the seat holding BJ*.
-        hands[bidding.holder_of(hands, "BJ*")] += deck[size * 5:]
+        # [decision] RULES §5: the one card left over goes to the seat holding BJ*. When
+        # the leftover is BJ* itself (1 deal in 216) it goes to seat 0, where dealing one
+        # card at a time would have put the 216th card.
+        leftover = deck[size * 5:]
+        holder = 0 if "BJ*" in leftover else bidding.holder_of(hands, "BJ*")
+        hands[holder] += leftover
     state = _base_state(preset, seed, options, hands)
     if preset == "qingdao":
         _tribute_and_threes(state, list(tribute))

@@ -43,6 +43,13 @@ def test_deal_gives_each_preset_its_counts(preset, counts):
     assert state["version"] == 0 and result(state) is None
 
 
+def test_a_leftover_crown_goes_to_seat_zero():
+    # Seed 607 shuffles BJ* to the very end of the classic deck (RULES §5 leaves it open).
+    state = new_hand("classic", 607)
+    assert state["dealt"] == [44, 43, 43, 43, 43] and state["first_holder"] == 0
+    assert "BJ*" in state["hands"][0] and actors(state) == [0]
+
+
 def test_qingdao_deal_pays_tribute_then_everyone_holds_one_three():
     debts = [{"from": 0, "to": 1, "cards": 1, "kind": "highest"}]
     state = new_hand("qingdao", 3, tribute=debts)
