@@ -35,12 +35,22 @@ class LedgerEntry(models.Model):
     points = models.IntegerField()
     note = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
+    # Denormalised for the leaderboard, which aggregates the whole ledger and must not
+    # join rooms and hands (nor read `Hand.result` JSON) for every entry.
+    preset = models.CharField(max_length=16, blank=True, default="", help_text="the room's preset; empty without a room")
+    won = models.BooleanField(
+        null=True, blank=True, help_text="hand_score only: whether the player's side won the hand (None for other kinds)"
+    )
 
     objects = LedgerQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created", "-id"]
         verbose_name_plural = "ledger entries"
+        indexes = [
+            # A player's history, newest first (the REST ledger endpoint).
+            models.Index(fields=["player", "-created", "-id"], name="ledger_player_newest"),
+        ]
 
     def save(self, *args, **kwargs):
         if not self._state.adding:

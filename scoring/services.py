@@ -14,10 +14,26 @@ from scoring.models import LedgerEntry, TributeDebt
 LEAVE_PENALTY = -40  # RULES §8 (seed 002): leaving once a hand has started, or being kicked
 
 
-def _entry(*, player_id, kind, points, room=None, hand=None, note="") -> LedgerEntry:
+def _entry(*, player_id, kind, points, room=None, hand=None, note="", won=None) -> LedgerEntry:
+    # `preset` and `won` are copied onto the entry so the leaderboard aggregates one table.
+    preset = hand.preset if hand is not None else room.preset if room is not None else ""
     return LedgerEntry.objects.create(
-        player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note
+        player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note, preset=preset, won=won
     )
+
+
+def seat_won(result: dict | None, seat: int) -> bool | None:
+    """Whether `seat`'s side won the hand (None when the result names no outcome).
+
+    The emperor side (皇帝 and 保皇派: emperor and guard, or the emperor alone) wins on
+    outcome "win"; the rebels (造反派) win on "lose"; on a draw nobody wins.
+    """
+    if not result or result.get("outcome") not in ("win", "draw", "lose"):
+        return None
+    emperor_side = {result.get("emperor"), result.get("guard")} - {None}
+    if result["outcome"] == "draw":
+        return False
+    return (seat in emperor_side) == (result["outcome"] == "win")
 
 
 @transaction.atomic
@@ -33,6 +49,7 @@ def hand_score(*, hand, scores: list[int]) -> list[LedgerEntry]:
             room=hand.room,
             hand=hand,
             note=f"hand {hand.number}, seat {seat}",
+            won=seat_won(hand.result, seat),
         )
         for seat, (player_id, points) in enumerate(zip(hand.players, scores))
     ]

@@ -1,0 +1,36 @@
+"""One error shape for every API response: `{"code": ..., "detail": ...}`.
+
+`code` is stable snake_case for programs (`not_found`, `not_authenticated`,
+`permission_denied`, `throttled`, `invalid`, `hand_running`, …); `detail` is a sentence a
+person can read (translated with the request's language). Invalid query parameters add
+`fields`: the message(s) per parameter.
+"""
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class Conflict(exceptions.APIException):
+    """The request is valid but the resource is not in a state to answer it (409)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # not an API error: Django's 500 handling applies
+    if isinstance(exc, exceptions.ValidationError):
+        fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        response.data = {"code": "invalid", "detail": "Some parameters are invalid.", "fields": fields}
+    else:
+        code = exc.get_codes()
+        response.data = {"code": code if isinstance(code, str) else exc.default_code, "detail": str(exc.detail)}
+    return response

@@ -1,0 +1,25 @@
+"""The REST API under /api/ (mounted by baohuang/urls.py)."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("leaderboard/", views.LeaderboardView.as_view(), name="leaderboard"),
+    path("players/<int:pk>/", views.PlayerView.as_view(), name="player"),
+    path("players/<int:pk>/ledger/", views.LedgerView.as_view(), name="player-ledger"),
+    path("me/", views.MeView.as_view(), name="me"),
+    path("rooms/", views.RoomListView.as_view(), name="rooms"),
+    path("rooms/<int:pk>/", views.RoomView.as_view(), name="room"),
+    path("rooms/<int:pk>/hands/", views.RoomHandsView.as_view(), name="room-hands"),
+    path("hands/<int:pk>/", views.HandView.as_view(), name="hand"),
+    path("hands/<int:pk>/events/", views.HandEventsView.as_view(), name="hand-events"),
+    path("hands/<int:pk>/record/", views.HandRecordView.as_view(), name="hand-record"),
+    path("auth/token/", views.TokenView.as_view(), name="token"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+]
