@@ -148,7 +148,7 @@ def new_hand(preset: str, seed, *, options=None, tribute=()) -> dict:
         hands[holder] += leftover
     state = _base_state(preset, seed, options, hands)
     if preset == "qingdao":
-        _tribute_and_threes(state, list(tribute))
+        _tribute_and_threes(state, [dict(debt) for debt in tribute])
     return _opened(state)
 
 
