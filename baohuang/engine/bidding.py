@@ -34,6 +34,8 @@ nothing and are never logged publicly.
   2. ``grab`` — only with option ``grab_solo`` and no 明独: the four other seats answer
      ``grab_solo`` or ``none``; among the grabbers the nearest to the emperor in 上家
      direction becomes emperor of a seized solo (抢独, scored as 明独), with no guard.
+     The emperor's own 明独 has priority (no ``grab`` step follows it). [decision] A
+     silent 暗独 emperor does not block a grab: blocking it would show the dark solo.
   3. ``open`` — team or dark solo: the four non-emperor seats; the guard ``ming_bao`` /
      ``an_bao`` / ``none``, the others ``rebel`` (反) / ``none``. [decision] 明保 wins
      over a simultaneous 造反 as the side that spoke first (both still double once).
