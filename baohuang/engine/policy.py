@@ -16,6 +16,8 @@ The baseline policy is seed 002's default answer everywhere:
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from .bidding import answers_for, triples
 from .errors import IllegalAction
 from .sets import legal_sets
@@ -25,11 +27,7 @@ from .state import actors
 def autoplay(state: dict, seat: int, policy: str = "baseline") -> dict:
     """The ``policy``'s action for ``seat``; raises ValueError for an unknown policy name
     and IllegalAction (``not_your_turn`` / ``hand_over``) when no decision is awaited."""
-    try:
-        choose = POLICIES[policy]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown 托管 policy {policy!r}; expected one of "
-                         f"{', '.join(POLICIES)}") from None
+    choose = policy_named(policy)
     if state["phase"] in ("ended", "void"):
         raise IllegalAction("hand_over", "this hand is over")
     if seat not in actors(state):
@@ -79,5 +77,21 @@ def hidden_identities(state: dict, seat: int) -> frozenset:
     return frozenset()
 
 
+def policy_named(name: str):
+    """The policy function called ``name``; ValueError names the known ones."""
+    if name in LAZY_POLICIES and name not in POLICIES:
+        # strong.py builds on this module, so it is imported on first use.
+        module, attribute = LAZY_POLICIES[name]
+        POLICIES[name] = getattr(import_module(module, __package__), attribute)
+    try:
+        return POLICIES[name]
+    except (KeyError, TypeError):
+        known = sorted(set(POLICIES) | set(LAZY_POLICIES))
+        raise ValueError(f"unknown 托管 policy {name!r}; expected one of "
+                         f"{', '.join(known)}") from None
+
+
 POLICIES = {"baseline": baseline}
-"""Policy name → function(state, seat) -> action. A stronger policy registers here."""
+"""Policy name → function(state, seat) -> action."""
+LAZY_POLICIES = {"strong": (".strong", "strong")}
+"""Policies in their own modules (强托管, a room option), loaded on first use."""

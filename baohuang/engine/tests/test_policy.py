@@ -135,6 +135,13 @@ def test_an_unknown_policy_is_a_value_error():
         autoplay(new_hand("classic", 1), 0, policy="clever")
 
 
+def test_the_strong_policy_is_available_by_name():
+    state = new_hand("qingdao", 9)
+    seat = actors(state)[0]
+    action = autoplay(state, seat, policy="strong")
+    check(state, action)
+
+
 def test_a_seat_with_nothing_to_decide_is_refused():
     state = new_hand("lianzhong", 1)
     idle = (actors(state)[0] + 1) % 5
