@@ -9,3 +9,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
 app = Celery("baohuang")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Publishing a timer must never hold up a move: with the broker down, fail at once (the
+# write is committed; the sweep below acts instead) rather than retry the connection.
+app.conf.broker_transport_options = {"max_retries": 0}
+
+# One queue per deployment; tests give each session its own, so parallel runs sharing a
+# Redis never take each other's timers.
+app.conf.task_default_queue = os.environ.get("CELERY_QUEUE", "celery")
+
+# The sweep acts on every decision whose timer task was lost (a worker killed mid-countdown):
+# nothing relies on a countdown message arriving, or on revoking one (rooms/tasks.py).
+SWEEP_SECONDS = 5.0
+app.conf.beat_schedule = {
+    "sweep-overdue-decisions": {"task": "rooms.sweep_overdue", "schedule": SWEEP_SECONDS},
+}

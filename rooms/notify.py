@@ -53,9 +53,11 @@ def decision_opened(hand) -> None:
     """Hook for turn timers and 托管 moves, called after commit whenever a decision opens
     (a deal, an accepted action that leaves the hand running, or an actor entering 托管).
 
-    `hand.version`, `hand.deadline` and `hand.room_id` describe the decision. The timers
-    helper fills this in (schedule `hand_act_for(..., reason="timeout")` at the deadline
-    and `reason="trustee"` after the room's `trustee_delay` for actors under 托管).
-    Until then it does nothing.
+    `hand.version`, `hand.deadline` and `hand.room_id` describe the decision. It arms the
+    decision's timer (`hand_act_for(..., reason="timeout")` at the deadline) and the moves
+    of awaited 托管 and bot seats after the room's `trustee_delay` (`rooms.tasks`).
     """
     log.debug("decision opened: hand %s version %s deadline %s", hand.pk, hand.version, hand.deadline)
+    from rooms.tasks import schedule_decision  # tasks import the services, which import us
+
+    schedule_decision(hand)

@@ -1,0 +1,55 @@
+"""Bots (机器人): seats the server fills and plays with the stronger policy (issue 5).
+
+A bot is a `Player` with ``is_bot=True``; its display name says so, and every reader can
+tell it by that flag (leaderboards leave bots off). A bot is never under 托管: it plays
+its own moves through `hand_act`, the service a human's client uses, after the room's
+`trustee_delay` (scheduled by `rooms.tasks`).
+"""
+
+from django.db import transaction
+
+from baohuang import engine
+from rooms.errors import ServiceError
+from rooms.models import Hand, Player, Seat
+from rooms.services import hand_act, player_bot, seat_take
+from rooms.services.common import lock_room, open_room, table
+
+BOT_POLICY = "strong"
+BOT_NAME = "Bot {number} (机器人)"
+# Refusals that only mean "someone else moved first": the bot simply has nothing to do.
+MOVED_ON = frozenset({"stale_version", "no_hand", "not_your_turn", "hand_over", "wrong_phase"})
+
+
+@transaction.atomic
+def seat_add_bot(*, room_id: int, by: Player, index: int | None = None) -> Seat:
+    """The room's creator fills an empty seat (``index``, or the lowest free) with a bot."""
+    room = lock_room(room_id)
+    open_room(room)
+    if room.creator_id is None or room.creator_id != by.pk:
+        raise ServiceError("not_creator", "Only the room's creator can add a bot.")
+    if not room.options.get("allow_bots", True):
+        raise ServiceError("bots_not_allowed", "This room does not allow bots.")
+    number = sum(1 for seat in table(room) if seat.player_id and seat.player.is_bot) + 1
+    bot = player_bot(name=BOT_NAME.format(number=number))
+    # seat_take re-checks a free seat and a hand not running; its refusal rolls the bot back.
+    return seat_take(room_id=room.pk, player=bot, index=index)
+
+
+def bot_act(*, hand_id: int, seat: int, version: int):
+    """The bot in ``seat`` plays its move at ``version``; None when there is nothing to do
+    (the hand moved on, ended, or the seat holds no bot)."""
+    hand = Hand.objects.filter(pk=hand_id).first()
+    if hand is None or not hand.running or hand.version != version:
+        return None
+    if seat not in engine.actors(hand.state):
+        return None
+    row = Seat.objects.select_related("player").get(room_id=hand.room_id, index=seat)
+    if row.player_id is None or not row.player.is_bot:
+        return None
+    action = engine.autoplay(hand.state, seat, BOT_POLICY)
+    try:
+        return hand_act(hand_id=hand_id, seat=seat, action=action, expected_version=version, player=row.player)
+    except ServiceError as error:
+        if error.code in MOVED_ON:
+            return None
+        raise

@@ -1,0 +1,121 @@
+"""Turn timers with a real Celery worker and real Redis (rooms/tasks.py, RULES §8).
+
+Timers here are 2–3 s: below the 5 s minimum a room may choose, so they are written to
+the room's options directly, past `clean_options` (test-only; production validation is
+unchanged). See rooms/tests/worker.py for how to run these.
+"""
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from baohuang import engine
+from baohuang.celery import SWEEP_SECONDS
+from rooms.errors import ServiceError
+from rooms.models import Hand, HandEvent, Room, Seat
+from rooms.services import hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take
+from rooms.tasks import SWEEP_GRACE_SECONDS
+from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
+
+NAMES = ("alice", "bob", "charlie", "dave", "erin")
+LATE = 1.5  # a worker's task fires this close to its deadline, at the latest
+
+
+def short_timer_table(preset="lianzhong", *, seconds=2, delay=0.0):
+    """Five humans at a room whose every decision times out after ``seconds``."""
+    players = [player_guest(nickname=name) for name in NAMES]
+    room = room_create(creator=players[0], name="timers", preset=preset)
+    options = {**room.options, "timers": {"play": seconds, "bid": seconds, "declare": seconds},
+               "trustee_delay": delay}
+    Room.objects.filter(pk=room.pk).update(options=options)  # test-only: below the 5 s minimum
+    for index, player in enumerate(players):
+        seat_take(room_id=room.pk, player=player, index=index)
+    return room, players
+
+
+def event_at(hand: Hand, version: int) -> HandEvent | None:
+    return HandEvent.objects.filter(hand=hand, version=version).first()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seat_that_does_nothing_is_played_for_after_its_deadline_and_enters_trustee(worker):
+    room, _players = short_timer_table(seconds=2)
+    hand = hand_start(room_id=room.pk)
+    assert 1.5 < (hand.deadline - timezone.now()).total_seconds() <= 2  # absolute time, 2 s on
+    seat = engine.actors(hand.state)[0]
+    expected = engine.autoplay(hand.state, seat, "baseline")
+
+    event = wait_for(lambda: event_at(hand, 1), seconds=2 + LATE + 1)
+
+    assert event.created >= hand.deadline  # not a moment before the deadline
+    assert (event.created - hand.deadline).total_seconds() < LATE
+    assert event.by_trustee and event.seat == seat and event.action == expected
+    mine = Seat.objects.get(room=room, index=seat)
+    assert mine.trustee and mine.trustee_entries == 1
+    room_dissolve(room_id=room.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_during_the_countdown_the_sweep_acts_within_its_period(worker, celery_workers):
+    room, _players = short_timer_table(seconds=2)
+    since = worker.mark()
+    hand = hand_start(room_id=room.pk)
+    seat = engine.actors(hand.state)[0]
+    # The worker has taken the countdown message and holds it until the deadline …
+    wait_for(lambda: "rooms.decision_timeout" in worker.log(since), seconds=3)
+    worker.kill()  # … and dies with it, before the deadline.
+    assert timezone.now() < hand.deadline
+
+    replacement = celery_workers.running()  # a fresh worker and beat
+    event = wait_for(lambda: event_at(hand, 1), seconds=SWEEP_SECONDS + SWEEP_GRACE_SECONDS + 8)
+
+    # Due at the deadline plus the grace, or when the new beat could first run: then
+    # within one period.
+    due = max(hand.deadline + timedelta(seconds=SWEEP_GRACE_SECONDS),
+              timezone.now() - timedelta(seconds=time.monotonic() - replacement.ready_at))
+    assert (event.created - due).total_seconds() <= SWEEP_SECONDS + 0.5
+    assert event.by_trustee and event.seat == seat
+    assert Seat.objects.get(room=room, index=seat).trustee
+    log = replacement.log()
+    assert "rooms.sweep_overdue" in log
+    assert "rooms.decision_timeout[" not in log  # the lost message never came back: the sweep acted
+    room_dissolve(room_id=room.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_human_action_racing_the_timeout_exactly_one_applies(worker):
+    # The timeout's policy accepts the throne; the human declines it: the event says who won.
+    offsets = (-0.03, -0.01, 0.0, 0.005, 0.02)
+    tables = []
+    for _ in offsets:
+        room, players = short_timer_table(seconds=2)
+        tables.append((room, players, hand_start(room_id=room.pk)))
+    since = worker.mark()
+    outcomes = []
+    for (room, players, hand), offset in zip(tables, offsets):
+        seat = engine.actors(hand.state)[0]
+        time.sleep(max(0.0, (hand.deadline - timezone.now()).total_seconds() + offset))
+        try:
+            hand_act(hand_id=hand.pk, seat=seat, action={"type": "decline"}, expected_version=0,
+                     player=players[seat])
+            outcomes.append(("applied", room, hand, seat))
+        except ServiceError as error:
+            outcomes.append((error.code, room, hand, seat))
+    time.sleep(LATE)  # let every timeout that was due finish
+
+    for outcome, room, hand, seat in outcomes:
+        events = list(HandEvent.objects.filter(hand=hand, version=1))
+        assert len(events) == 1, f"{outcome}: {len(events)} actions applied at version 1"
+        event = events[0]
+        mine = Seat.objects.get(room=room, index=seat)
+        if outcome == "applied":
+            assert event.action["type"] == "decline" and not event.by_trustee
+            assert mine.trustee_entries == 0  # the timeout found the version moved: no 托管
+        else:
+            assert outcome in ("stale_version", "trustee_on"), outcome
+            assert event.action["type"] == "accept" and event.by_trustee
+            assert mine.trustee and mine.trustee_entries == 1
+        room_dissolve(room_id=room.pk)
+    assert "ERROR" not in worker.log(since)
