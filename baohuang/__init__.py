@@ -1,9 +1,7 @@
 """The 保皇 (Baohuang) server: settings, URLs, the ASGI and Celery apps, and the engine.
 
-The Celery app is imported here so that `@shared_task` functions bind to it whenever
-Django starts (the usual Celery–Django layout).
+Nothing is imported here: `baohuang.engine` must stay importable without Django, and
+importing Celery pulls Django in (kombu's JSON support). The Celery app is loaded when
+Django starts, by `rooms.apps.RoomsConfig.ready`, so `@shared_task` functions bind to
+it; `celery -A baohuang` finds `baohuang/celery.py` by itself.
 """
-
-from baohuang.celery import app as celery_app
-
-__all__ = ("celery_app",)
