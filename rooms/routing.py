@@ -1,3 +1,18 @@
-"""WebSocket routes. Placeholder: the live-play helper owns this file and fills it."""
+"""WebSocket routes (protocol: docs/protocol.md).
 
-websocket_urlpatterns = []
+`/ws/echo/<name>/` is the benchmark's bare echo consumer, routed only when the
+environment sets `BENCH_ECHO=1` (read once, when the ASGI application is built).
+"""
+
+import os
+
+from django.urls import path
+
+from rooms.consumers import EchoConsumer, RoomConsumer
+
+websocket_urlpatterns = [
+    path("ws/rooms/<int:room_id>/", RoomConsumer.as_asgi()),
+]
+
+if os.environ.get("BENCH_ECHO", "").strip() == "1":
+    websocket_urlpatterns.append(path("ws/echo/<slug:name>/", EchoConsumer.as_asgi()))
