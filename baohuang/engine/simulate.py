@@ -61,16 +61,20 @@ class Mood:
         )
 
 
-def choose(state: dict, rng: random.Random, mood: Mood) -> dict:
-    """One automatic decision at this table: whoever acts next, and what they do."""
+def choose(state: dict, rng: random.Random, mood: Mood, *, legal=legal_actions) -> dict:
+    """One automatic decision at this table: whoever acts next, and what they do.
+
+    ``legal(state, seat)`` lists a seat's legal actions (tests pass a recording wrapper
+    so they need not enumerate twice).
+    """
     seats = actors(state)
     phase = state["phase"]
     if phase == "bidding" and state["preset"] == "classic" and rng.random() < mood.seize:
         grabber = rng.randrange(5)
-        if any(a["type"] == "seize" for a in legal_actions(state, grabber)):
+        if any(a["type"] == "seize" for a in legal(state, grabber)):
             return {"seat": grabber, "type": "seize"}
     seat = seats[0] if len(seats) == 1 else rng.choice(seats)
-    options = legal_actions(state, seat)
+    options = legal(state, seat)
     if phase == "bidding":
         return _bid(options, rng, mood)
     if phase == "declaring":
