@@ -1,5 +1,7 @@
 """Fixtures shared by every app's tests: the five named players and a full table."""
 
+import itertools
+
 import pytest
 
 NAMES = ("alice", "bob", "charlie", "dave", "erin")
@@ -54,3 +56,10 @@ def full_table(players):
         return room
 
     return make
+
+
+@pytest.fixture
+def fixed_seeds(monkeypatch):
+    """Deal seeds 1, 2, 3, … instead of random ones, so hands are the same every run."""
+    seeds = itertools.count(1)
+    monkeypatch.setattr("rooms.services.hands.new_seed", lambda: next(seeds))

@@ -47,18 +47,25 @@ class HandChange:
 # -- deadlines ---------------------------------------------------------------------
 
 
-def _deadline(room: Room, state: dict, previous: tuple[str | None, set[int]] | None = None):
+def _decision(state: dict, deadline=None) -> tuple:
+    """What identifies an open decision: its kind, declaration step, actors (and deadline)."""
+    window = state.get("window") or {}
+    return engine.decision_kind(state), window.get("step"), set(engine.actors(state)), deadline
+
+
+def _deadline(room: Room, state: dict, previous: tuple | None = None):
     """When the decision now open times out (None when nothing is awaited).
 
-    Inside one declaration window the deadline stays put while the same seats are still
-    answering: the window is one decision with one timer (RULES §6), not one per answer.
+    Inside one step of the declaration window the deadline stays put while the remaining
+    seats answer: the step is one decision with one timer (RULES §6: the window closes
+    when every seat has answered or its timer ends), not one timer per answer.
     """
-    kind = engine.decision_kind(state)
+    kind, step, actors, _ = _decision(state)
     if kind is None:
         return None
     if previous is not None:
-        old_kind, old_actors, old_deadline = previous
-        if kind == old_kind == "declare" and set(engine.actors(state)) <= old_actors and old_deadline:
+        old_kind, old_step, old_actors, old_deadline = previous
+        if kind == old_kind == "declare" and step == old_step and actors <= old_actors and old_deadline:
             return old_deadline
     return timezone.now() + timedelta(seconds=room.options["timers"][kind])
 
@@ -66,10 +73,15 @@ def _deadline(room: Room, state: dict, previous: tuple[str | None, set[int]] | N
 # -- dealing -----------------------------------------------------------------------
 
 
+def new_seed() -> int:
+    """A fresh deal's random seed (stored with the hand, which replays from it)."""
+    return secrets.randbits(62)
+
+
 def _deal(room: Room, seats: list[Seat], *, tribute: list[dict]) -> Hand:
     """Create the room's next hand (caller holds the lock)."""
     number = (Hand.objects.filter(room=room).aggregate(n=Max("number"))["n"] or 0) + 1
-    seed = secrets.randbits(62)
+    seed = new_seed()
     options = engine_options(room.options)
     state = engine.new_hand(room.preset, seed, options=options, tribute=tuple(tribute))
     hand = Hand.objects.create(
@@ -121,7 +133,7 @@ def hand_start(*, room_id: int, player: Player | None = None) -> Hand:
 def _apply(room: Room, hand: Hand, action: dict, *, client_id: str | None, by_trustee: bool) -> dict:
     """Apply one action through the engine, append its event, store the new state."""
     state = hand.state
-    previous = (engine.decision_kind(state), set(engine.actors(state)), hand.deadline)
+    previous = _decision(state, hand.deadline)
     try:
         new_state, event = engine.apply(state, action)
     except engine.IllegalAction as error:
