@@ -11,6 +11,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("", include("rooms.urls")),  # the pages people play on: lobby, table, players
 ]
 
 if find_spec("api") is not None and find_spec("api.urls") is not None:

@@ -1,0 +1,76 @@
+"""The lobby's forms: a guest nickname, and a new room with its preset and options.
+
+They only validate what a person typed; `rooms.services` decides whether it is allowed.
+"""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from rooms.models import Preset
+from rooms.options import DEFAULTS, TIMER_RANGE, TRUSTEE_POLICIES
+from rooms.services.players import NICKNAME_MAX
+from rooms.services.rooms import NAME_MAX
+
+PRESET_LABELS = {
+    Preset.CLASSIC: _("Classic 叫庄保皇"),
+    Preset.LIANZHONG: _("Lianzhong 皇保保皇"),
+    Preset.QINGDAO: _("Qingdao 青岛保皇"),
+}
+POLICY_LABELS = {"baseline": _("Baseline"), "strong": _("Stronger")}
+
+
+class GuestForm(forms.Form):
+    """A guest (游客) needs only a nickname."""
+
+    nickname = forms.CharField(label=_("Nickname"), max_length=NICKNAME_MAX)
+
+
+def _timer(label, kind):
+    low, high = TIMER_RANGE
+    return forms.IntegerField(label=label, min_value=low, max_value=high,
+                              initial=DEFAULTS["timers"][kind])
+
+
+class RoomForm(forms.Form):
+    """A new room: name, preset (玩法) and the room options of `rooms.options`."""
+
+    name = forms.CharField(label=_("Room name"), max_length=NAME_MAX)
+    preset = forms.ChoiceField(label=_("Rules"), choices=list(PRESET_LABELS.items()),
+                               initial=Preset.CLASSIC)
+    timer_play = _timer(_("Seconds to play"), "play")
+    timer_bid = _timer(_("Seconds to bid"), "bid")
+    timer_declare = _timer(_("Seconds to declare"), "declare")
+    hold_sixes = forms.BooleanField(label=_("Hold sixes 憋6 (lianzhong)"), required=False,
+                                    initial=DEFAULTS["hold_sixes"])
+    grab_solo = forms.BooleanField(label=_("Grab solo 抢独 (lianzhong)"), required=False,
+                                   initial=DEFAULTS["grab_solo"])
+    trustee_policy = forms.ChoiceField(label=_("Auto-play 托管 policy"), initial=DEFAULTS["trustee_policy"],
+                                       choices=[(p, POLICY_LABELS.get(p, p)) for p in TRUSTEE_POLICIES])
+    allow_bots = forms.BooleanField(label=_("Allow bots"), required=False,
+                                    initial=DEFAULTS["allow_bots"])
+    allow_spectators = forms.BooleanField(label=_("Allow spectators"), required=False,
+                                          initial=DEFAULTS["allow_spectators"])
+    trustee_delay = forms.FloatField(label=_("Seconds a 托管 seat or bot pauses before it plays"),
+                                     min_value=0, max_value=10, initial=DEFAULTS["trustee_delay"])
+    bots = forms.IntegerField(label=_("Bots to seat now"), min_value=0, max_value=4, initial=0,
+                              required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("bots") and not data.get("allow_bots"):
+            self.add_error("bots", _("This room does not allow bots."))
+        return data
+
+    def options(self) -> dict:
+        """The room options, in the shape `room_create` takes."""
+        data = self.cleaned_data
+        return {
+            "timers": {"play": data["timer_play"], "bid": data["timer_bid"],
+                       "declare": data["timer_declare"]},
+            "hold_sixes": data["hold_sixes"],
+            "grab_solo": data["grab_solo"],
+            "trustee_policy": data["trustee_policy"],
+            "allow_bots": data["allow_bots"],
+            "allow_spectators": data["allow_spectators"],
+            "trustee_delay": data["trustee_delay"],
+        }

@@ -1,0 +1,169 @@
+"""The pages: lobby (guest nickname, new room, room list), table, player, leaderboard."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from rooms.models import Room, Seat
+from rooms.services import hand_start, player_bot, player_guest, room_create, seat_take
+from rooms.tests.play import play_to_end
+from rooms.views import ledger_chart
+from scoring.models import LedgerEntry
+from scoring.services import ledger_adjust
+
+pytestmark = pytest.mark.django_db
+
+
+def room_post(**overrides):
+    data = {"name": "alice's table", "preset": "lianzhong", "timer_play": 30, "timer_bid": 12,
+            "timer_declare": 10, "hold_sixes": "on", "trustee_policy": "strong", "allow_bots": "on",
+            "allow_spectators": "on", "trustee_delay": "0.5", "bots": 0}
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def test_lobby_speaks_chinese_by_default_and_english_on_request(client):
+    chinese = client.get("/")
+    assert chinese.status_code == 200
+    assert "游客入场" in chinese.content.decode()
+    english = client.get("/", headers={"accept-language": "en"})
+    assert "Play as a guest" in english.content.decode()
+
+
+def test_language_switch_sets_english_for_the_session(client):
+    response = client.post(reverse("rooms:set_language"), {"language": "en", "next": "/"})
+    assert response.status_code == 302
+    assert "Play as a guest" in client.get("/").content.decode()
+
+
+def test_guest_nickname_signs_the_browser_in(client):
+    response = client.post(reverse("rooms:guest"), {"nickname": "  alice  "})
+    assert response.status_code == 302
+    lobby = client.get("/").content.decode()
+    assert "alice" in lobby and "开新房间" in lobby  # signed in: the new-room form shows
+
+
+def test_guest_with_empty_nickname_is_refused(client):
+    client.post(reverse("rooms:guest"), {"nickname": "   "})
+    assert "_auth_user_id" not in client.session
+
+
+def test_new_room_takes_preset_and_options_and_seats_its_creator(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("rooms:room_new"), room_post())
+    room = Room.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("rooms:table", args=[room.pk])
+    assert room.preset == "lianzhong" and room.creator == alice
+    assert room.options["timers"] == {"play": 30, "bid": 12, "declare": 10}
+    assert room.options["hold_sixes"] is True and room.options["grab_solo"] is False
+    assert room.options["trustee_policy"] == "strong" and room.options["trustee_delay"] == 0.5
+    assert Seat.objects.get(room=room, index=0).player == alice
+
+
+def test_new_room_with_a_timer_out_of_range_shows_the_form_again(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("rooms:room_new"), room_post(timer_play=2))
+    assert response.status_code == 400
+    assert not Room.objects.exists()
+
+
+def test_new_room_refuses_bots_when_bots_are_not_allowed(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("rooms:room_new"), room_post(allow_bots=None, bots=2))
+    assert response.status_code == 400
+    assert not Room.objects.exists()
+
+
+def test_new_room_needs_a_player(client):
+    client.post(reverse("rooms:room_new"), room_post())
+    assert not Room.objects.exists()
+
+
+def test_lobby_lists_open_rooms_with_free_seats_and_a_join_link(client, alice, bob):
+    room = room_create(creator=alice, name="Open table", preset="qingdao")
+    seat_take(room_id=room.pk, player=alice)
+    seat_take(room_id=room.pk, player=bob)
+    page = client.get("/").content.decode()
+    assert "Open table" in page and "2/5" in page and "青岛保皇" in page
+    assert f'href="/rooms/{room.pk}/?join=1"' in page
+
+
+def test_table_page_carries_the_socket_path_and_the_viewers_seat(client, full_table, players):
+    room = full_table("classic")
+    client.force_login(players[2])
+    response = client.get(reverse("rooms:table", args=[room.pk]))
+    assert response.status_code == 200
+    config = json.loads(response.content.decode().split('id="table-config" type="application/json">')[1].split("</script>")[0])
+    assert config["ws"] == f"/ws/rooms/{room.pk}/" and config["seat"] == 2 and config["player"] == players[2].pk
+    assert response.context["text"]["play"] == "出牌"  # the table's words, in Chinese
+
+
+def test_anonymous_visitor_of_a_room_without_spectators_goes_to_the_lobby(client, alice):
+    room = room_create(creator=alice, name="Private", preset="classic", options={"allow_spectators": False})
+    response = client.get(reverse("rooms:table", args=[room.pk]))
+    assert response.status_code == 302 and response["Location"].startswith("/?next=")
+
+
+def test_unknown_room_is_404(client):
+    assert client.get(reverse("rooms:table", args=[999])).status_code == 404
+
+
+def test_player_page_draws_the_running_total(client, alice):
+    for points in (5, -8, 10):
+        ledger_adjust(player=alice, points=points, note="test")
+    response = client.get(reverse("rooms:player", args=[alice.pk]))
+    assert response.status_code == 200
+    assert response.context["total"] == 7
+    assert [row["total"] for row in response.context["history"]] == [7, -3, 5]  # newest first
+    assert "<polyline" in response.content.decode()
+
+
+def test_ledger_chart_puts_zero_and_each_total_on_the_line():
+    chart = ledger_chart([5, -3, 7], width=100, height=100, pad=0)
+    points = [tuple(map(float, pair.split(","))) for pair in chart["points"].split()]
+    assert [x for x, _ in points] == [0.0, 33.3, 66.7, 100.0]
+    assert points[3][1] == 0.0 and points[2][1] == 100.0  # 7 is the top, -3 the bottom
+    assert chart["zero"] == points[0][1]
+    assert ledger_chart([]) is None
+
+
+def test_leaderboard_ranks_by_points_and_leaves_bots_off(client, alice, bob):
+    robot = player_bot(name="robot")
+    ledger_adjust(player=alice, points=3, note="test")
+    ledger_adjust(player=bob, points=9, note="test")
+    ledger_adjust(player=robot, points=50, note="test")
+    rows = client.get(reverse("rooms:leaderboard")).context["rows"]
+    assert [(row["name"], row["points"], row["rank"]) for row in rows] == [("bob", 9, 1), ("alice", 3, 2)]
+
+
+def test_leaderboard_counts_hands_and_hands_won_per_side(client, full_table, players):
+    room = full_table("classic")
+    hand = play_to_end(hand_start(room_id=room.pk).pk)
+    rows = {row["player_id"]: row for row in client.get(reverse("rooms:leaderboard"), {"preset": "classic"}).context["rows"]}
+    result = hand.result
+    for seat, player in enumerate(players):
+        emperor_side = seat in (result["emperor"], result["guard"])
+        won = (emperor_side and result["outcome"] == "win") or (not emperor_side and result["outcome"] == "lose")
+        assert rows[player.pk]["hands"] == 1
+        assert rows[player.pk]["wins"] == int(won)
+        assert rows[player.pk]["points"] == result["scores"][seat]
+    assert not client.get(reverse("rooms:leaderboard"), {"preset": "qingdao"}).context["rows"]
+
+
+def test_room_ledger_sums_this_rooms_entries_only(client, full_table, players):
+    room = full_table("classic")
+    hand = play_to_end(hand_start(room_id=room.pk).pk)
+    ledger_adjust(player=players[0], points=100, note="elsewhere")  # no room: not counted
+    data = client.get(reverse("rooms:room_ledger", args=[room.pk])).json()
+    totals = {row["id"]: row["points"] for row in data["players"]}
+    assert totals == {player.pk: hand.result["scores"][seat] for seat, player in enumerate(players)}
+    assert LedgerEntry.objects.filter(room=room).count() == 5
+
+
+def test_guest_names_are_escaped_on_every_page(client):
+    mallory = player_guest(nickname="<b>mallory</b>")
+    ledger_adjust(player=mallory, points=1, note="test")
+    for url in (reverse("rooms:leaderboard"), reverse("rooms:player", args=[mallory.pk])):
+        page = client.get(url).content.decode()
+        assert "<b>mallory</b>" not in page and "&lt;b&gt;mallory&lt;/b&gt;" in page

@@ -1,0 +1,359 @@
+"""The pages people play on: the lobby, the table, a player's ledger and the leaderboard.
+
+Views are thin: they validate a form, call one service, and render. Everything about a
+running hand reaches the table page over the WebSocket protocol (docs/protocol.md); the
+page itself carries only who is looking and the words it needs.
+"""
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.db.models import Count, Q, Sum
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from rooms import selectors
+from rooms.errors import ServiceError
+from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
+from rooms.models import Player, Room
+from rooms.services import player_guest, room_create, seat_take
+from scoring.models import LedgerEntry
+
+ROOMS_LISTED = 50
+LEADERBOARD_ROWS = 50
+PERIODS = {"all": None, "30d": timedelta(days=30), "7d": timedelta(days=7), "today": "today"}
+
+
+def _next_url(request, fallback: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
+        return target
+    return fallback
+
+
+# -- lobby -------------------------------------------------------------------------
+
+
+def lobby(request):
+    """Pick a nickname or log in; create a room; list open rooms to join or watch."""
+    rooms = (selectors.rooms_open()
+             .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)))
+             [:ROOMS_LISTED])
+    listed = [{"room": room, "free": 5 - room.taken, "preset_label": PRESET_LABELS.get(room.preset, room.preset)}
+              for room in rooms]
+    return render(request, "rooms/lobby.html", {
+        "guest_form": GuestForm(),
+        "room_form": RoomForm(initial={"name": _default_room_name(request)}),
+        "rooms": listed,
+    })
+
+
+def _default_room_name(request) -> str:
+    if request.user.is_authenticated:
+        return _("%(name)s's table") % {"name": request.user}
+    return ""
+
+
+@require_POST
+def guest(request):
+    """Become a guest player (游客) with a nickname, logged in for this browser."""
+    form = GuestForm(request.POST)
+    if form.is_valid():
+        try:
+            player = player_guest(nickname=form.cleaned_data["nickname"])
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            login(request, player, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(_next_url(request, reverse("rooms:lobby")))
+    else:
+        messages.error(request, _("Choose a nickname of at most 20 characters."))
+    return redirect("rooms:lobby")
+
+
+@require_POST
+def room_new(request):
+    """Create a room with its preset and options, sit the creator down, seat any bots."""
+    if not request.user.is_authenticated:
+        messages.error(request, _("Pick a nickname or log in first."))
+        return redirect("rooms:lobby")
+    form = RoomForm(request.POST)
+    if not form.is_valid():
+        return render(request, "rooms/lobby.html", {
+            "guest_form": GuestForm(), "room_form": form,
+            "rooms": [],
+        }, status=400)
+    try:
+        room = room_create(creator=request.user, name=form.cleaned_data["name"],
+                           preset=form.cleaned_data["preset"], options=form.options())
+        seat_take(room_id=room.pk, player=request.user)
+        for _count in range(form.cleaned_data.get("bots") or 0):
+            _add_bot(room, request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("rooms:lobby")
+    return redirect("rooms:table", room_id=room.pk)
+
+
+def _bot_service():
+    """The timers helper's "add a bot" service (rooms.services or rooms.bots)."""
+    from rooms import services
+
+    service = getattr(services, "seat_add_bot", None)
+    if service is None:
+        try:
+            from rooms.bots import seat_add_bot as service
+        except ImportError:
+            service = None
+    return service
+
+
+def _add_bot(room: Room, by: Player) -> None:
+    service = _bot_service()
+    if service is None:
+        raise ServiceError("no_bots", _("Bots are not available on this server."))
+    service(room_id=room.pk, by=by)
+
+
+@require_POST
+def room_bot(request, room_id: int):
+    """The room's creator fills the lowest empty seat with a bot."""
+    room = get_object_or_404(Room, pk=room_id)
+    if not request.user.is_authenticated:
+        raise Http404
+    try:
+        _add_bot(room, request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("rooms:table", room_id=room.pk)
+
+
+# -- the table ---------------------------------------------------------------------
+
+
+def table_text() -> dict:
+    """The words the table's script shows, in the request's language."""
+    return {
+        # connection
+        "connecting": _("Connecting…"), "online": _("Connected"), "offline": _("Reconnecting…"),
+        "closed": _("Disconnected"),
+        # table and seats
+        "empty": _("Empty seat"), "sit": _("Sit here"), "addBot": _("Add a bot"), "bot": _("bot"),
+        "you": _("you"), "cardsLeft": _("%(n)s left"), "offlineSeat": _("offline"),
+        "trustee": _("托管 auto-play"), "trusteeOn": _("托管"), "trusteeOff": _("Cancel 托管"),
+        "trusteeLocked": _("托管 is locked on for this hand"), "left": _("left"),
+        "secondsToTrustee": _("托管 in %(s)ss"),
+        "emperor": _("皇"), "guard": _("保"), "solo": _("独"), "hoe": _("锄头"),
+        "emperorTitle": _("Emperor 皇帝"), "guardTitle": _("Guard 保皇派"), "soloTitle": _("Alone 独"),
+        "hoeTitle": _("Declared 反 (锄头)"),
+        "passed": _("Pass"), "yielded": _("Yield"),
+        "places": [_("1st 头科"), _("2nd 二科"), _("3rd 三科"), _("4th 二落"), _("5th 大落")],
+        # phases
+        "waiting": _("Waiting for players: %(n)s of 5 seated"), "ready": _("All five seated"),
+        "start": _("Deal 开始"), "nextHand": _("Next hand 下一局"), "leave": _("Leave"),
+        "leaveMidHand": _("Leaving now costs 40 points and 托管 plays your seat to the end. Leave?"),
+        "bidding": _("Choosing the emperor"), "declaring": _("Declarations"), "playing": _("Playing"),
+        "ended": _("Hand over"), "hand": _("Hand %(n)s"),
+        "crownHolder": _("%(name)s holds the crown 皇 (BJ*)"), "declinedBy": _("Passed the crown: %(names)s"),
+        "forced": _("逼庄: %(name)s must call"), "offered": _("%(name)s is offered the throne"),
+        "bundle": _("With the throne"), "called": _("Called card"),
+        "waitingFor": _("Waiting for %(names)s"), "answered": _("Answered: %(names)s"),
+        "leads": _("%(name)s leads"), "yourLead": _("Your lead"), "yourTurn": _("Your turn"),
+        "turnOf": _("%(name)s to play"), "topSet": _("On the table"),
+        # actions
+        "play": _("Play 出牌"), "pass": _("Pass 过"), "yield": _("Yield 让"), "hint": _("Hint 提示"),
+        "noHint": _("No play beats the set on the table"),
+        "sortRank": _("By rank"), "sortCount": _("By count"), "clear": _("Clear"),
+        "call": _("Call 叫庄"), "callPick": _("Pick the card to call"), "cancel": _("Cancel"),
+        "declineClassic": _("Pass the crown 让庄"), "seize": _("Seize 抢庄"),
+        "seizeConfirm": _("Really seize? 确认抢庄"), "accept": _("Take the throne 登基"),
+        "declineBundle": _("Pass the throne 让皇"),
+        "declare": {"none": _("No declaration"), "an_bao": _("Stay hidden 暗保"),
+                    "ming_bao": _("Reveal 明保"), "dark_solo": _("Stay hidden 暗独"),
+                    "open_solo": _("Go open 明独"), "rebel": _("Rebel 反"), "niu": _("扭"),
+                    "ti": _("踢"), "grab_solo": _("Grab solo 抢独")},
+        "declared": {"ming_bao": _("明保"), "open_solo": _("明独"), "rebel": _("反"), "niu": _("扭"),
+                     "ti": _("踢"), "grab_solo": _("抢独")},
+        # end of hand
+        "scoreSheet": _("Score sheet"), "void": _("黄庄: nobody took the throne — redealing"),
+        "place": _("Place"), "player": _("Player"), "role": _("Role"), "score": _("Score"),
+        "roomTotal": _("Room total"), "ledger": _("Running ledger of this room"),
+        "outcome": {"win": _("The emperor's side wins"), "draw": _("A draw"),
+                    "lose": _("The rebels win")},
+        "tributeOwed": _("Tribute 进贡 owed at the next deal"),
+        "tributeCards": _("%(from)s → %(to)s: %(n)s card(s)"),
+        "tributePaid": _("Tribute 进贡 paid at this deal"), "threes": _("买3: bought threes"),
+        "menzan": _("闷三"), "close": _("Close"), "showScores": _("Score sheet"),
+        "dissolved": _("This room has been dissolved."), "backToLobby": _("Back to the lobby"),
+        "spectating": _("You are watching"), "signInToSit": _("Pick a nickname to sit down"),
+        # errors, by code: the server's own sentence follows
+        "errors": {
+            "does_not_beat": _("That does not beat the set on the table."),
+            "wrong_size": _("A follow must have as many cards as the set on the table."),
+            "illegal_set": _("Those cards are not one set."),
+            "three_goes_last": _("Your 3 goes last, alone, as a lead."),
+            "sixes_go_last": _("憋6: your 6s go last, all together."),
+            "not_your_turn": _("It is not your turn."),
+            "stale_version": _("The table moved on; here it is again."),
+            "trustee_on": _("托管 is on: cancel it to play yourself."),
+            "trustee_locked": _("托管 is locked on for this hand."),
+            "cannot_pass": _("You lead: play a set."),
+            "not_full": _("The table needs five players."),
+        },
+    }
+
+
+
+def table(request, room_id: int):
+    """The live table: the page's script speaks the WebSocket protocol for everything."""
+    room = get_object_or_404(Room, pk=room_id)
+    player = request.user if request.user.is_authenticated else None
+    seat = selectors.seat_of_player(room=room, player=player) if player else None
+    if player is None and not room.options.get("allow_spectators", True):
+        messages.error(request, _("This room does not allow spectators. Pick a nickname to sit down."))
+        return redirect(f"{reverse('rooms:lobby')}?next={request.path}")
+    config = {
+        "room": room.pk,
+        "preset": room.preset,
+        "ws": f"/ws/rooms/{room.pk}/",
+        "player": player.pk if player else None,
+        "playerName": str(player) if player else None,
+        "seat": seat.index if seat else None,
+        "creator": room.creator_id,
+        "allowBots": bool(room.options.get("allow_bots", True)),
+        "botUrl": reverse("rooms:room_bot", args=[room.pk]),
+        "lobbyUrl": reverse("rooms:lobby"),
+        "playerUrl": reverse("rooms:player", args=[0]).replace("/0/", "/{id}/"),
+    }
+    return render(request, "rooms/table.html", {
+        "room": room,
+        "preset_label": PRESET_LABELS.get(room.preset, room.preset),
+        "config": config,
+        "text": table_text(),
+    })
+
+
+def room_ledger(request, room_id: int):
+    """The room's running ledger (points won or lost here, per player) for the score sheet.
+
+    The WebSocket protocol carries each hand's scores but not the room's totals, so the
+    table page reads them here after a hand ends.
+    """
+    room = get_object_or_404(Room, pk=room_id)
+    rows = (LedgerEntry.objects.filter(room=room)
+            .values("player_id", "player__display_name", "player__username")
+            .annotate(points=Sum("points"), hands=Count("id", filter=Q(kind=LedgerEntry.Kind.HAND_SCORE)))
+            .order_by("-points", "player_id"))
+    return JsonResponse({"room": room.pk, "players": [
+        {"id": row["player_id"], "name": row["player__display_name"] or row["player__username"],
+         "points": row["points"], "hands": row["hands"]} for row in rows]})
+
+
+# -- players and the leaderboard ---------------------------------------------------
+
+
+def player_page(request, player_id: int):
+    """A player's ledger history, with the running total drawn as a chart."""
+    player = get_object_or_404(Player, pk=player_id)
+    entries = list(LedgerEntry.objects.filter(player=player).select_related("room", "hand")
+                   .order_by("created", "id"))
+    running, total = [], 0
+    for entry in entries:
+        total += entry.points
+        running.append(total)
+    history = [{"entry": entry, "total": after} for entry, after in zip(entries, running)]
+    history.reverse()  # newest first in the table; the chart runs oldest to newest
+    hands = sum(1 for entry in entries if entry.kind == LedgerEntry.Kind.HAND_SCORE)
+    return render(request, "rooms/player.html", {
+        "profile": player,
+        "total": total,
+        "hands": hands,
+        "history": history[:200],
+        "chart": ledger_chart(running),
+    })
+
+
+def ledger_chart(totals: list[int], *, width: int = 600, height: int = 180, pad: int = 24) -> dict | None:
+    """An SVG polyline of the running total (0 is the dashed line); None with no entries."""
+    if not totals:
+        return None
+    series = [0] + totals
+    low, high = min(series), max(series)
+    if low == high:
+        low, high = low - 1, high + 1
+    span_x = max(len(series) - 1, 1)
+
+    def x(i):
+        return round(pad + i * (width - 2 * pad) / span_x, 1)
+
+    def y(v):
+        return round(height - pad - (v - low) * (height - 2 * pad) / (high - low), 1)
+
+    points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(series))
+    return {"width": width, "height": height, "points": points, "zero": y(0),
+            "low": low, "high": high, "last_x": x(len(series) - 1), "last_y": y(series[-1]),
+            "left": pad, "right": width - pad}
+
+
+def leaderboard(request):
+    """Players ranked by points; hands played and hands won; bots are left off."""
+    preset = request.GET.get("preset") or ""
+    period = request.GET.get("period") or "all"
+    if period not in PERIODS:
+        period = "all"
+    entries = LedgerEntry.objects.filter(player__is_bot=False)
+    if preset in PRESET_LABELS:
+        entries = entries.filter(room__preset=preset)
+    since = _period_start(period)
+    if since is not None:
+        entries = entries.filter(created__gte=since)
+    rows = list(entries.values("player_id", "player__display_name", "player__username")
+                .annotate(points=Sum("points"),
+                          hands=Count("id", filter=Q(kind=LedgerEntry.Kind.HAND_SCORE)))
+                .order_by("-points", "-hands", "player_id")[:LEADERBOARD_ROWS])
+    wins = _hands_won([row["player_id"] for row in rows], entries)
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
+        row["name"] = row["player__display_name"] or row["player__username"]
+        row["wins"] = wins.get(row["player_id"], 0)
+        row["rate"] = round(100 * row["wins"] / row["hands"]) if row["hands"] else None
+    return render(request, "rooms/leaderboard.html", {
+        "rows": rows, "preset": preset, "period": period,
+        "presets": list(PRESET_LABELS.items()),
+        "periods": [("all", _("All time")), ("30d", _("30 days")), ("7d", _("7 days")),
+                    ("today", _("Today"))],
+    })
+
+
+def _period_start(period: str):
+    span = PERIODS[period]
+    if span is None:
+        return None
+    now = timezone.now()
+    if span == "today":
+        return now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return now - span
+
+
+def _hands_won(player_ids: list[int], entries) -> dict[int, int]:
+    """Hands whose side won, per player: the emperor side won ⇔ `result.outcome == "win"`."""
+    won: dict[int, int] = {}
+    scored = (entries.filter(player_id__in=player_ids, kind=LedgerEntry.Kind.HAND_SCORE)
+              .values_list("player_id", "hand__players", "hand__result"))
+    for player_id, seats, result in scored:
+        if not result or player_id not in (seats or []):
+            continue
+        seat = seats.index(player_id)
+        emperor_side = seat in (result.get("emperor"), result.get("guard"))
+        outcome = result.get("outcome")
+        if (emperor_side and outcome == "win") or (not emperor_side and outcome == "lose"):
+            won[player_id] = won.get(player_id, 0) + 1
+    return won
+
