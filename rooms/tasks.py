@@ -46,19 +46,23 @@ def schedule_decision(hand: Hand) -> None:
     actors = engine.actors(hand.state)
     if not actors:
         return
-    countdown = max(0.0, (hand.deadline - timezone.now()).total_seconds())
-    _send(decision_timeout, (hand.pk, hand.version), countdown)
     seats = Seat.objects.filter(room_id=hand.room_id, index__in=actors).select_related("player", "room")
-    for seat in seats:
-        if seat.trustee or is_bot(seat):
-            _send(seat_move, (hand.pk, hand.version, seat.index), trustee_delay(seat.room))
+    played_by_server = [seat for seat in seats if seat.trustee or is_bot(seat)]
+    for seat in played_by_server:
+        _send(seat_move, (hand.pk, hand.version, seat.index), trustee_delay(seat.room))
+    if len(played_by_server) < len(actors):
+        # A human is awaited: arm the deadline. (When only 托管 and bot seats are, their
+        # moves come first; if such a message is lost, the sweep moves for them.)
+        countdown = max(0.0, (hand.deadline - timezone.now()).total_seconds())
+        _send(decision_timeout, (hand.pk, hand.version), countdown)
 
 
 def _send(task, args: tuple, countdown: float) -> None:
     """Queue ``task``; a broker that is down loses the message, never the write: the
     sweep acts on whatever the lost message would have done."""
     try:
-        task.apply_async(args, countdown=countdown, expires=countdown + EXPIRY_MARGIN_SECONDS, retry=False)
+        task.apply_async(args, countdown=countdown or None, expires=countdown + EXPIRY_MARGIN_SECONDS,
+                         retry=False)
     except Exception:  # any broker error: the write is committed, the sweep covers for us
         log.warning("could not queue %s%r; the sweep will act instead", task.name, args, exc_info=True)
 

@@ -50,7 +50,7 @@ class Worker:
         env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.CELERY_BROKER_URL,
                "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "baohuang", "worker", "-B", "--pool", "solo",
+            [sys.executable, "-m", "celery", "-A", "baohuang", "worker", "-B", "--pool", "threads", "--concurrency", "4",
              "--loglevel", "INFO", "--hostname", f"timers-{uuid.uuid4().hex[:8]}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat",
              "--schedule", str(self.schedule)],

@@ -1,0 +1,136 @@
+"""Bots: the creator fills a seat; bots play the stronger policy through Celery (issue 5)."""
+
+import time
+
+import pytest
+
+from baohuang import engine
+from rooms.bots import BOT_POLICY, bot_act, seat_add_bot
+from rooms.errors import ServiceError
+from rooms.models import Hand, HandEvent, Player, Room, Seat
+from rooms.services import hand_act, hand_start, player_guest, room_create, seat_take
+from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
+from scoring.models import LedgerEntry
+
+
+def bot_room(preset="lianzhong", *, bots=4, **options):
+    alice = player_guest(nickname="alice")
+    room = room_create(creator=alice, name="bots", preset=preset, options=options)
+    seat_take(room_id=room.pk, player=alice, index=0)
+    for _ in range(bots):
+        seat_add_bot(room_id=room.pk, by=alice)
+    return room, alice
+
+
+# --- adding a bot -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_creator_fills_an_empty_seat_with_a_labelled_bot():
+    alice = player_guest(nickname="alice")
+    room = room_create(creator=alice, name="bots", preset="classic")
+    seat = seat_add_bot(room_id=room.pk, by=alice, index=3)
+    assert seat.index == 3
+    assert seat.player.is_bot and "Bot" in seat.player.display_name and "机器人" in seat.player.display_name
+    assert seat_add_bot(room_id=room.pk, by=alice).index == 0  # the lowest free seat
+
+
+@pytest.mark.django_db
+def test_only_the_creator_adds_bots():
+    alice, bob = player_guest(nickname="alice"), player_guest(nickname="bob")
+    room = room_create(creator=alice, name="bots", preset="classic")
+    bots_before = Player.objects.filter(is_bot=True).count()
+    with pytest.raises(ServiceError) as error:
+        seat_add_bot(room_id=room.pk, by=bob)
+    assert error.value.code == "not_creator"
+    assert Player.objects.filter(is_bot=True).count() == bots_before
+
+
+@pytest.mark.django_db
+def test_a_room_that_allows_no_bots_refuses_one():
+    alice = player_guest(nickname="alice")
+    room = room_create(creator=alice, name="bots", preset="classic", options={"allow_bots": False})
+    with pytest.raises(ServiceError) as error:
+        seat_add_bot(room_id=room.pk, by=alice)
+    assert error.value.code == "bots_not_allowed"
+    assert not Seat.objects.filter(room=room, player__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_a_full_room_refuses_a_bot_and_keeps_no_bot_player():
+    room, alice = bot_room("classic")  # alice and four bots
+    bots_before = Player.objects.filter(is_bot=True).count()
+    with pytest.raises(ServiceError) as error:
+        seat_add_bot(room_id=room.pk, by=alice)
+    assert error.value.code == "room_full"
+    assert Player.objects.filter(is_bot=True).count() == bots_before  # rolled back
+
+
+# --- a bot's move -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_bot_plays_the_strong_policys_move_and_ignores_a_stale_version():
+    room, alice = bot_room("qingdao")
+    hand = hand_start(room_id=room.pk, player=alice)
+    seat = engine.actors(hand.state)[0]
+    if seat == 0:  # alice decides first: let her accept, so a bot is awaited next
+        hand_act(hand_id=hand.pk, seat=0, action={"type": "accept"}, expected_version=0)
+        hand.refresh_from_db()
+        seat = [s for s in engine.actors(hand.state) if s != 0][0]
+    expected = engine.autoplay(hand.state, seat, BOT_POLICY)
+    assert bot_act(hand_id=hand.pk, seat=seat, version=hand.version + 7) is None  # not the version now
+    change = bot_act(hand_id=hand.pk, seat=seat, version=hand.version)
+    event = HandEvent.objects.get(hand=hand, version=hand.version + 1)
+    assert change is not None and event.action == expected and not event.by_trustee
+    assert bot_act(hand_id=hand.pk, seat=0, version=hand.version + 1) is None  # alice is no bot
+
+
+# --- a table of bots, with a real worker ------------------------------------------------------
+
+
+def play_own_turns(hand_ids: list[int], seat: int, *, seconds: float) -> list[Hand]:
+    """Alice acts on her own turns only, in every hand, until they all end (a void hand,
+    黄庄, is followed by its redeal)."""
+    end = time.monotonic() + seconds
+    running = list(hand_ids)
+    while running and time.monotonic() < end:
+        for index, hand_id in enumerate(running):
+            hand = Hand.objects.get(pk=hand_id)
+            if not hand.running:
+                redeal = Hand.objects.filter(room=hand.room_id, ended__isnull=True).first()
+                running[index] = redeal.pk if redeal and hand.result.get("void") else None
+            elif seat in engine.actors(hand.state):
+                action = engine.autoplay(hand.state, seat, "strong")
+                try:
+                    hand_act(hand_id=hand_id, seat=seat, action=action, expected_version=hand.version)
+                except ServiceError as error:
+                    assert error.code == "stale_version"  # a bot answered in the same window first
+        finished = [hand_id for hand_id in running if hand_id is None]
+        running = [hand_id for hand_id in running if hand_id is not None]
+        if not finished:
+            time.sleep(0.02)
+    if running:
+        pytest.fail(f"hands {running} did not end within {seconds} s")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_human_and_four_bots_play_a_complete_hand_of_each_preset(worker):
+    rooms = {preset: bot_room(preset, trustee_delay=0) for preset in ("classic", "lianzhong", "qingdao")}
+    started = [hand_start(room_id=room.pk, player=alice).pk for room, alice in rooms.values()]
+    play_own_turns(started, 0, seconds=100)
+
+    for preset, (room, _alice) in rooms.items():
+        hand = Hand.objects.filter(room=room, phase=Hand.Phase.ENDED).get()
+        assert hand.scored and sorted(hand.result["places"]) == [0, 1, 2, 3, 4], preset
+        events = list(hand.events.order_by("version"))
+        assert not any(event.by_trustee for event in events)  # nobody timed out or entered 托管
+        state = engine.new_hand(preset, hand.seed, options=hand.options, tribute=tuple(hand.tribute))
+        for event in events:  # every bot move is the strong policy's choice, in its turn
+            if event.seat != 0:
+                assert event.action == engine.autoplay(state, event.seat, BOT_POLICY), preset
+            state, _ = engine.apply(state, event.action)
+        assert LedgerEntry.objects.filter(hand=hand).count() == 5
+        room.refresh_from_db()
+        assert room.status == Room.Status.OPEN  # no seat under 托管: the room goes on
+        assert not Seat.objects.filter(room=room, trustee=True).exists()
