@@ -18,6 +18,9 @@ class BoardPages(Pages):
     function over the same aggregate, so no second COUNT over the ledger is needed.
     """
 
+    # Far beyond any board, and keeps OFFSET inside the database's integer range.
+    last_page = 1_000_000
+
     def paginate_fetch(self, fetch, request) -> list:
         self.request = request
         size = self.get_page_size(request)
@@ -26,8 +29,8 @@ class BoardPages(Pages):
             number = int(raw)
         except ValueError:
             raise NotFound(self.invalid_page_message.format(page_number=raw, message="not a number")) from None
-        if number < 1:
-            raise NotFound(self.invalid_page_message.format(page_number=raw, message="pages start at 1"))
+        if number < 1 or number > self.last_page:
+            raise NotFound(self.invalid_page_message.format(page_number=raw, message="no such page"))
         rows, total = fetch((number - 1) * size, size)
         if not rows and number > 1:
             raise NotFound(self.invalid_page_message.format(page_number=raw, message="that page contains no results"))

@@ -7,6 +7,7 @@ view, redacted events, the deal) is computed in the view and passed in as plain 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from api.leaderboard import PERIODS
 from rooms.models import Preset, Room
@@ -97,6 +98,14 @@ class StandingSerializer(serializers.Serializer):
     @extend_schema_field(PlayerBriefSerializer)
     def get_player(self, standing) -> dict:
         return {"id": standing.player_id, "display_name": standing.display_name, "is_bot": False}
+
+
+class TokenRequestSerializer(AuthTokenSerializer):
+    """An account's credentials, with their real shape in the schema (Django usernames; no NUL)."""
+
+    username = serializers.RegexField(r"^[\w.@+-]+\Z", max_length=150, write_only=True)
+    password = serializers.RegexField(r"^[^\x00]+\Z", max_length=4096, trim_whitespace=False, write_only=True,
+                                      style={"input_type": "password"})
 
 
 class TokenSerializer(serializers.Serializer):

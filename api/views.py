@@ -5,8 +5,9 @@ Every view states its queries: the counts are pinned in `api/tests/test_queries.
 
 from django.db.models import Count, Prefetch, Q, Sum
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
+from rest_framework.exceptions import AuthenticationFailed, ValidationError
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -21,6 +22,8 @@ from rooms.models import Hand, HandEvent, Player, Preset, Room, Seat
 from scoring.models import LedgerEntry
 
 ERROR = s.ErrorSerializer
+# Path ids are positive 64-bit integers (a negative or non-numeric id matches no URL at all).
+ID = OpenApiParameter("id", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, OpenApiParameter.PATH)
 THROTTLED = {429: OpenApiResponse(ERROR, description="anonymous client throttled")}
 NOT_FOUND = {404: ERROR, **THROTTLED}
 PRIVATE = {401: ERROR, 403: ERROR, 404: ERROR, **THROTTLED}
@@ -87,7 +90,7 @@ def _profile(player: Player) -> dict:
 class PlayerView(APIView):
     """A player's public profile with points, hands and wins, in total and per preset. 2 queries."""
 
-    @extend_schema(responses={200: s.PlayerProfileSerializer, **NOT_FOUND})
+    @extend_schema(parameters=[ID], responses={200: s.PlayerProfileSerializer, **NOT_FOUND})
     def get(self, request, pk: int):
         player = get_object_or_404(Player.objects.filter(is_active=True), pk=pk)
         return Response(s.PlayerProfileSerializer(_profile(player)).data)
@@ -119,17 +122,31 @@ class LedgerView(generics.ListAPIView):
         return (LedgerEntry.objects.filter(player=player).order_by("-created", "-id")
                 .only("id", "kind", "points", "preset", "won", "room_id", "hand_id", "note", "created"))
 
-    @extend_schema(responses={200: s.LedgerEntrySerializer(many=True), **PRIVATE})
+    @extend_schema(parameters=[ID], responses={200: s.LedgerEntrySerializer(many=True), **PRIVATE})
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
 
-@extend_schema(request=None, responses={200: s.TokenSerializer, 400: ERROR, **THROTTLED})
+@extend_schema(responses={200: s.TokenSerializer, 400: ERROR, 401: ERROR, **THROTTLED})
 class TokenView(ObtainAuthToken):
-    """Exchange an account's username and password for its API token (form or JSON body)."""
+    """Exchange an account's username and password for its API token (form or JSON body).
+
+    Wrong credentials are a 401 `authentication_failed` (DRF says 400): the request was
+    well formed, the caller is just not who they claim. A missing field stays a 400.
+    """
+
+    serializer_class = s.TokenRequestSerializer
 
     def get_serializer_context(self):
         return {"request": self.request, "format": self.format_kwarg, "view": self}
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError as error:
+            if error.get_codes() == {"non_field_errors": ["authorization"]}:
+                raise AuthenticationFailed(str(error.detail["non_field_errors"][0])) from None
+            raise
 
 
 # -- rooms -----------------------------------------------------------------------------
@@ -163,7 +180,7 @@ class RoomListView(generics.ListAPIView):
 class RoomView(APIView):
     """A room's public information: options, seats and who sits there, the running hand. 3 queries."""
 
-    @extend_schema(responses={200: s.RoomDetailSerializer, **NOT_FOUND})
+    @extend_schema(parameters=[ID], responses={200: s.RoomDetailSerializer, **NOT_FOUND})
     def get(self, request, pk: int):
         seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index"))
         room = get_object_or_404(_rooms().select_related("creator").prefetch_related(seats), pk=pk)
@@ -181,7 +198,7 @@ class RoomHandsView(generics.ListAPIView):
         room = get_object_or_404(Room.objects.only("id"), pk=self.kwargs["pk"])
         return Hand.objects.filter(room=room).only(*HAND_BRIEF).order_by("-number")
 
-    @extend_schema(responses={200: s.HandBriefSerializer(many=True), **NOT_FOUND})
+    @extend_schema(parameters=[ID], responses={200: s.HandBriefSerializer(many=True), **NOT_FOUND})
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
@@ -214,7 +231,7 @@ def _hand(pk: int) -> Hand:
 class HandView(APIView):
     """A hand now, as a spectator sees it (`engine.view(state, None)`). 2 queries."""
 
-    @extend_schema(responses={200: s.HandSerializer, **NOT_FOUND})
+    @extend_schema(parameters=[ID], responses={200: s.HandSerializer, **NOT_FOUND})
     def get(self, request, pk: int):
         hand = _hand(pk)
         hand.view = engine.view(hand.state, None)
@@ -226,7 +243,7 @@ class HandView(APIView):
 class HandEventsView(APIView):
     """A hand's events as a spectator sees them (`engine.event_view(event, None)`). 2 queries."""
 
-    @extend_schema(parameters=[s.EventsQuery], responses={200: s.PublicEventSerializer(many=True), 400: ERROR,
+    @extend_schema(parameters=[ID, s.EventsQuery], responses={200: s.PublicEventSerializer(many=True), 400: ERROR,
                                                            **NOT_FOUND})
     def get(self, request, pk: int):
         since = _query(s.EventsQuery, request)["since"]
@@ -245,7 +262,7 @@ class HandRecordView(APIView):
     `public_records` is on; a running hand has no record yet (409 `hand_running`).
     """
 
-    @extend_schema(responses={200: s.HandRecordSerializer, 401: ERROR, 403: ERROR, 404: ERROR,
+    @extend_schema(parameters=[ID], responses={200: s.HandRecordSerializer, 401: ERROR, 403: ERROR, 404: ERROR,
                               409: OpenApiResponse(ERROR, description="hand_running: the hand has not ended"),
                               **THROTTLED})
     def get(self, request, pk: int):

@@ -127,7 +127,13 @@ def test_an_account_exchanges_its_password_for_a_token(api, account):
 def test_a_wrong_password_gets_no_token(api, account):
     response = api.post("/api/auth/token/", {"username": account.username, "password": "guess"}, format="json")
 
-    assert response.status_code == 400 and response.json()["code"] == "invalid"
+    assert response.status_code == 401 and response.json()["code"] == "authentication_failed"
     assert not Token.objects.exists()
+
+
+def test_a_token_request_without_a_password_is_invalid(api, account):
+    response = api.post("/api/auth/token/", {"username": account.username}, format="json")
+
+    assert response.status_code == 400 and set(response.json()["fields"]) == {"password"}
 
 
