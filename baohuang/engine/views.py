@@ -16,7 +16,8 @@ by 明保 / 明独 / 造反, by the guard card being played, or at the end of th
 seat answered silently in the declaration window (``none`` / ``an_bao`` / ``dark_solo``,
 which would name the guard or the soloist); which card a tribute or a 3 was paid with
 (only payer and receiver know); whether a seat is bound by 憋6 (it tells that the seat
-holds a 6).
+holds a 6). [decision] The cards still held when a hand ends early (RULES §4) stay
+hidden: the result (places, scores, roles) is all the end of a hand reveals.
 
 Views are built from scratch on every call and share no lists with the state, so a
 caller may mutate them freely. They are kept small: they go over a websocket on every
