@@ -18,10 +18,10 @@ def lock_room(room_id: int) -> Room:
 
 def lock_room_of_hand(hand_id: int) -> tuple[Room, Hand]:
     """Lock the hand's room first (the one lock order every service follows), then read the hand."""
-    room_id = Hand.objects.filter(pk=hand_id).values_list("room_id", flat=True).first()
-    if room_id is None:
+    # One statement finds and locks the room through the hand (FOR UPDATE OF the room only).
+    room = Room.objects.select_for_update(of=("self",)).filter(hands__pk=hand_id).first()
+    if room is None:
         raise ServiceError("no_hand", "There is no such hand.")
-    room = lock_room(room_id)
     return room, Hand.objects.select_for_update().get(pk=hand_id)
 
 
