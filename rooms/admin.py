@@ -8,6 +8,7 @@ replay check (rebuilt from seed + actions, compared with the stored state).
 
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm, UserCreationForm
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -29,13 +30,28 @@ def _run(modeladmin, request, label, calls):
         modeladmin.message_user(request, f"{label}: {done} done.", messages.SUCCESS)
 
 
+class PlayerCreationForm(UserCreationForm):
+    """An account with a password (guests and bots are created by the services)."""
+
+    class Meta(UserCreationForm.Meta):
+        model = Player
+        fields = ("username", "display_name")
+
+
+class PlayerChangeForm(UserChangeForm):
+    class Meta(UserChangeForm.Meta):
+        model = Player
+
+
 @admin.register(Player)
 class PlayerAdmin(UserAdmin):
+    add_form = PlayerCreationForm
+    form = PlayerChangeForm
     list_display = ("username", "display_name", "is_bot", "is_staff", "date_joined")
     list_filter = ("is_bot", "is_staff", "is_active")
     search_fields = ("username", "display_name", "email")
     fieldsets = UserAdmin.fieldsets + (("Player", {"fields": ("display_name", "is_bot")}),)
-    add_fieldsets = UserAdmin.add_fieldsets + (("Player", {"fields": ("display_name", "is_bot")}),)
+    add_fieldsets = ((None, {"classes": ("wide",), "fields": ("username", "display_name", "password1", "password2")}),)
 
 
 class SeatInline(admin.TabularInline):

@@ -76,3 +76,13 @@ def test_adjustment_from_the_admin_is_a_new_entry(admin_client, alice):
     assert response.status_code == 302
     entry = LedgerEntry.objects.get(player=alice)
     assert (entry.kind, entry.points) == ("adjustment", 7) and entry.note.startswith("server outage")
+
+
+def test_an_account_with_a_password_can_be_added(admin_client):
+    url = reverse("admin:rooms_player_add")
+    assert admin_client.get(url).status_code == 200
+    response = admin_client.post(url, {"username": "frank", "display_name": "Frank",
+                                       "password1": "a-long-pass-9281", "password2": "a-long-pass-9281"})
+    assert response.status_code == 302
+    frank = Player.objects.get(username="frank")
+    assert frank.display_name == "Frank" and frank.check_password("a-long-pass-9281")
