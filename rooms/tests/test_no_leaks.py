@@ -1,0 +1,239 @@
+"""No leaks (RULES §8 hidden information): every frame five seats and a spectator receive
+over whole hands of each preset holds no other seat's card and does not reveal a 暗保 guard
+or a 暗独 emperor to anyone but itself before the rules reveal it.
+
+The hands are driven over the sockets (each actor sends `act`); the test then replays the
+hand from its stored actions and checks each recorded frame against the true state at that
+frame's version.
+"""
+
+import re
+
+import pytest
+
+from baohuang import engine
+from rooms.models import Hand, HandEvent
+from rooms.services import hand_start
+from tests.live import Client, db, end_lingering_connections, isolated_channel_layer, session_key  # noqa: F401
+
+pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("isolated_channel_layer")]
+
+CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|[SB]J)\*?$")
+SILENT = {"none", "an_bao", "dark_solo"}  # declaration answers that never show (engine bidding.SILENT)
+SPECTATOR = 5  # index of the spectator among the recorded clients
+
+# Hands to play: a 暗保 guard in each preset, and a 暗独 (qingdao). Seeds are found below
+# so that the secret is kept past the declaration window, whatever the deal.
+HANDS = [("classic", None), ("lianzhong", None), ("qingdao", "dark")]
+KEEP_SECRET_UNTIL = 12  # versions
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_lingering_connections(django_db_setup, django_db_blocker):
+    yield
+    end_lingering_connections(django_db_blocker)
+
+
+@pytest.fixture(autouse=True)
+async def closed_at_the_end():
+    yield
+    await Client.close_all()
+
+
+def choose(state: dict, seat: int) -> dict:
+    """A short hand that keeps its secret a while: the largest legal set (one without the
+    guard card when there is one), else the 托管 policy's answer (bids, passes)."""
+    plays = [action for action in engine.legal_actions(state, seat) if action["type"] == "play"]
+    discreet = [action for action in plays if state["guard_card"] not in action["cards"].split()]
+    plays = discreet or plays
+    if plays:
+        action = max(plays, key=lambda action: len(action["cards"].split()))
+    else:
+        action = engine.autoplay(state, seat)
+    return {key: value for key, value in action.items() if key != "seat"}
+
+
+def secret_kept(preset: str, seed: int, solo) -> bool:
+    """Whether `choose` playing this deal keeps a `solo` (None: a guard) hidden a while."""
+    state = engine.new_hand(preset, seed, options=ENGINE_OPTIONS)
+    while not state["revealed"] and engine.result(state) is None:
+        seat = engine.actors(state)[0]
+        state, _ = engine.apply(state, {**choose(state, seat), "seat": seat})
+    wanted = state["guard"] is not None if solo is None else state["solo"] == solo
+    return wanted and state["version"] >= KEEP_SECRET_UNTIL
+
+
+def find_seed(preset: str, solo) -> int:
+    return next(seed for seed in range(1, 500) if secret_kept(preset, seed, solo))
+
+
+ENGINE_OPTIONS = {"hold_sixes": True, "grab_solo": False}  # the room defaults (rooms.options)
+
+
+def true_states(hand_id: int) -> list[dict]:
+    """The hand's engine state at every version, rebuilt from its seed and stored actions."""
+    hand = Hand.objects.get(pk=hand_id)
+    state = engine.new_hand(hand.preset, hand.seed, options=hand.options, tribute=tuple(hand.tribute))
+    states = [state]
+    for action in HandEvent.objects.filter(hand=hand).order_by("version").values_list("action", flat=True):
+        state, _ = engine.apply(state, action)
+        states.append(state)
+    return states
+
+
+def walk(value, key=None):
+    """Every (key, value) pair in a JSON frame, depth first (key None for list items)."""
+    yield key, value
+    if isinstance(value, dict):
+        for inner_key, inner in value.items():
+            yield from walk(inner, inner_key)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from walk(inner, key)
+
+
+def cards_in(value) -> set[str]:
+    found = set()
+    for _, item in walk(value):
+        if isinstance(item, str):
+            found.update(token for token in item.split() if CARD.match(token))
+    return found
+
+
+def knowledge(states: list[dict], seat: int | None) -> list[set[str]]:
+    """By version: the card identities `seat` may have seen — its own hands so far,
+    everything played or shown face up, the public role cards, tribute and 3s it gave or
+    took (qingdao)."""
+    known = {"BJ*", "SJ*", "4H*"}
+    first = states[0]
+    for entry in first.get("tribute_paid", []):
+        if seat in (entry["from"], entry["to"]):
+            known.add(entry["card"])
+    for entry in first.get("threes", []):
+        if seat in (entry["buyer"], entry["seller"]) and entry["paid"]:
+            known.add(entry["paid"])
+    by_version = []
+    for state in states:
+        if seat is not None:
+            known.update(state["hands"][seat])
+        for entry in state["round"]:
+            known.update(entry.get("cards") or [])
+        if state["bidding"] and "bundle" in state["bidding"]:
+            known.update(state["bidding"]["bundle"])
+        known.update(card for card in (state["called"], state["guard_card"]) if card)
+        by_version.append(set(known))
+    return by_version
+
+
+def frame_version(frame: dict) -> int | None:
+    if frame["type"] == "event":
+        return frame["version"]
+    if frame["type"] == "snapshot" and frame["hand"]:
+        return frame["hand"]["version"]
+    return None
+
+
+def check_frames(frames: list[dict], seat: int | None, states: list[dict], hand_id: int, played: set[str]) -> dict:
+    """Assert that no frame leaks; returns what the recipient saw of the roles (controls)."""
+    revealed_at = next((s["version"] for s in states if s["revealed"]), len(states))
+    truth = states[-1]
+    guard, emperor, solo = truth["guard"], truth["emperor"], truth["solo"]
+    saw_itself = False
+    known = knowledge(states, seat)
+    for frame in frames:
+        version = frame_version(frame)
+        if version is None or (frame["type"] == "snapshot" and frame["hand"]["id"] != hand_id):
+            continue
+        assert frame.get("hand", hand_id) == hand_id or frame["type"] == "snapshot"
+        state = states[version]
+        for key, value in walk(frame):
+            assert key not in ("hands", "seed", "deck"), f"raw state key {key!r} in {frame['type']}"
+            if key == "hand" and isinstance(value, list):
+                assert seat is not None, "a spectator frame holds a hand"
+                assert value == state["hands"][seat], f"seat {seat} was sent a hand that is not its own"
+        unknown = cards_in(frame) - known[version] - played_until(played, version)
+        assert not unknown, f"seat {seat} saw cards {sorted(unknown)} at version {version}"
+        hidden = version < revealed_at
+        for key, value in walk(frame):
+            if isinstance(value, dict) and value.get("guard") is not None:
+                if value["guard"] == seat:
+                    saw_itself = True
+                elif hidden:
+                    raise AssertionError(f"seat {seat} learned the guard at version {version}")
+            if key == "solo" and value == "dark" and hidden:
+                assert seat == emperor, f"seat {seat} learned of a 暗独 at version {version}"
+                saw_itself = True
+            if isinstance(value, dict) and value.get("what") in SILENT:
+                assert value.get("seat") == seat, f"seat {seat} saw another seat's silent answer"
+    return {"guard": guard, "solo": solo, "emperor": emperor, "saw_itself": saw_itself,
+            "revealed_at": revealed_at}
+
+
+def played_until(played: dict, version: int) -> set[str]:
+    return {card for at, cards in played.items() if at <= version for card in cards}
+
+
+async def play_hand(clients, hand_id: int, state: dict) -> dict:
+    """Every actor plays through its own socket until the hand ends; returns the cards
+    played, by version. The test follows the hand on its own copy of the state."""
+    played = {}
+    while engine.result(state) is None:
+        seat, version = engine.actors(state)[0], state["version"]
+        action = choose(state, seat)
+        await clients[seat].send({"type": "act", "action": action, "expected_version": version,
+                                  "client_id": f"{hand_id}-{version}"})
+        assert (await clients[seat].expect("ack"))["version"] == version + 1
+        state, _ = engine.apply(state, {**action, "seat": seat})
+        if action["type"] == "play":
+            played[version + 1] = action["cards"].split()
+    for client in clients:
+        await client.until_version(hand_id, state["version"])
+    return played
+
+
+@pytest.mark.parametrize("preset, solo", HANDS)
+async def test_no_frame_leaks_a_card_or_a_hidden_role(full_table, players, monkeypatch, preset, solo):
+    import rooms.services.hands
+
+    seed = find_seed(preset, solo)
+    monkeypatch.setattr(rooms.services.hands, "new_seed", lambda: seed)
+    room = await db(full_table)(preset)
+    sessions = [await db(session_key)(player) for player in players]
+    clients = [Client(f"/ws/rooms/{room.pk}/", session=session) for session in sessions]
+    clients.append(Client(f"/ws/rooms/{room.pk}/"))  # the spectator
+    for client in clients:
+        assert (await client.connect())[0]
+        await client.expect("snapshot")
+    hand = await db(hand_start)(room_id=room.pk)
+    for client in clients:
+        await client.expect("snapshot", where=lambda frame: frame["hand"] is not None)
+    played = await play_hand(clients, hand.pk, await db(lambda: Hand.objects.get(pk=hand.pk).state)())
+    for client in clients:  # the end of the hand: a last snapshot with the result
+        await client.expect("snapshot", where=lambda frame: not frame["hand"]["running"])
+    states = await db(true_states)(hand.pk)
+    assert states[-1]["phase"] == "ended"
+
+    seen = {}
+    for index, client in enumerate(clients):
+        client.drain_unread()
+        seat = None if index == SPECTATOR else index
+        events = [frame["version"] for frame in client.frames if frame["type"] == "event"]
+        assert events == list(range(1, len(states))), "versions reach every recipient once, in order"
+        seen[seat] = check_frames(client.frames, seat, states, hand.pk, played)
+
+    # Controls, so the checks above cannot pass vacuously: the secret existed, its holder
+    # was told, nobody else was, and every seat did see its own cards.
+    truth = seen[None]
+    assert truth["revealed_at"] >= KEEP_SECRET_UNTIL and truth["solo"] == solo
+    keeper = truth["guard"] if truth["solo"] is None else truth["emperor"]
+    assert seen[keeper]["saw_itself"]
+    assert not any(info["saw_itself"] for seat, info in seen.items() if seat != keeper)
+    for seat in range(5):
+        assert any(key == "hand" and isinstance(value, list) and value
+                   for frame in clients[seat].frames for key, value in walk(frame))

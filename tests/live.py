@@ -1,0 +1,329 @@
+"""Helpers for live-play tests: signed-in sessions, recording socket clients, real servers.
+
+`Client` wraps Channels' in-process `WebsocketCommunicator`; `SocketClient` speaks to a
+running server over a real socket (`websockets`). Both record every frame they receive
+in `.frames`, so a test can inspect everything a recipient was ever sent.
+"""
+
+import asyncio
+import gc
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+from channels.db import database_sync_to_async
+
+ORIGIN = "http://127.0.0.1"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def db(function):
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+def channel_prefix() -> str:
+    """A channel-layer prefix of one's own. Redis pub/sub channels are server-wide (the
+    database number does not separate them), and room ids restart in every test database,
+    so without it two test runs sharing a Redis would hear each other's `room-1`."""
+    return f"t{uuid.uuid4().hex[:12]}-"
+
+
+@pytest.fixture
+def isolated_channel_layer(settings):
+    """This test's own channel-layer prefix, and an empty per-process hand-state cache
+    (hand ids restart after every transactional test). Import it into a test module."""
+    from rooms.consumers import STATES
+
+    layers = {alias: {**layer, "CONFIG": dict(layer.get("CONFIG", {}))}
+              for alias, layer in settings.CHANNEL_LAYERS.items()}
+    layers["default"]["CONFIG"]["prefix"] = channel_prefix()
+    settings.CHANNEL_LAYERS = layers
+    STATES.__init__()
+    yield layers["default"]["CONFIG"]["prefix"]
+    STATES.__init__()
+
+
+def session_key(player) -> str:
+    """A Django session signed in as `player` (what logging in through the site creates)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(player.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = player.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def websocket_communicator():
+    """Channels' `WebsocketCommunicator`.
+
+    `channels.testing/__init__.py` also imports Daphne for its live-server test case, which
+    this project does not install (it serves with Uvicorn); when Daphne is missing, load the
+    communicator's own modules under a bare `channels.testing` package instead.
+    """
+    try:
+        from channels.testing import WebsocketCommunicator
+    except ModuleNotFoundError as error:
+        if error.name != "daphne":
+            raise
+        import types
+
+        import channels
+
+        package = types.ModuleType("channels.testing")
+        package.__path__ = [str(Path(channels.__file__).parent / "testing")]
+        sys.modules["channels.testing"] = package
+        from channels.testing.application import ApplicationCommunicator
+        from channels.testing.websocket import WebsocketCommunicator
+
+        package.ApplicationCommunicator = ApplicationCommunicator
+        package.WebsocketCommunicator = WebsocketCommunicator
+    return WebsocketCommunicator
+
+
+class Recorder:
+    """The frame-reading half shared by both clients."""
+
+    timeout = 10.0
+
+    def _init_frames(self):
+        self.frames: list[dict] = []
+        self._unread: list[dict] = []
+
+    async def _next_raw(self, timeout: float) -> dict:
+        raise NotImplementedError
+
+    async def receive(self, timeout: float | None = None) -> dict:
+        if self._unread:
+            return self._unread.pop(0)
+        return await self._next_raw(timeout or self.timeout)
+
+    async def expect(self, kind: str, timeout: float | None = None, where=None, **match) -> dict:
+        """The next frame of type `kind` with the `match` fields (and `where(frame)` true);
+        frames read on the way stay unread, in order."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+
+        def wanted(frame):
+            return (frame["type"] == kind and all(frame.get(k) == v for k, v in match.items())
+                    and (where is None or where(frame)))
+
+        for index, frame in enumerate(self._unread):
+            if wanted(frame):
+                return self._unread.pop(index)
+        skipped = []
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no {kind} {match} frame; got {[f['type'] for f in skipped]}")
+                try:
+                    frame = await self._next_raw(left)
+                except (asyncio.TimeoutError, TimeoutError):
+                    raise AssertionError(f"no {kind} {match} frame; got {[f['type'] for f in skipped]}") from None
+                if wanted(frame):
+                    return frame
+                skipped.append(frame)
+        finally:
+            self._unread.extend(skipped)
+
+    async def until_version(self, hand: int, version: int, timeout: float | None = None) -> dict:
+        """Read until an event (or snapshot) of `hand` at `version` or later has arrived."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while True:
+            for frame in self.frames:
+                if frame["type"] == "event" and frame["hand"] == hand and frame["version"] >= version:
+                    return frame
+                if (frame["type"] == "snapshot" and frame["hand"] and frame["hand"]["id"] == hand
+                        and frame["hand"]["version"] >= version):
+                    return frame
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"never reached hand {hand} version {version}")
+            self._unread.append(await self._next_raw(left))
+
+    def drain_unread(self) -> None:
+        self._unread.clear()
+
+    async def send(self, frame: dict) -> None:
+        await self.send_text(json.dumps(frame))
+
+    async def nothing(self, wait: float = 0.2) -> bool:
+        """True when no frame arrives within `wait` seconds."""
+        if self._unread:
+            return False
+        try:
+            self._unread.append(await self._next_raw(wait))
+        except (asyncio.TimeoutError, TimeoutError):
+            return True
+        return False
+
+
+class Client(Recorder):
+    """An in-process socket on the ASGI application (`WebsocketCommunicator`)."""
+
+    open_clients: list["Client"] = []
+
+    @classmethod
+    async def close_all(cls) -> None:
+        """Close every socket still open; then collect garbage, which closes the database
+        connections of pool threads that ended with the test's event loop."""
+        while cls.open_clients:
+            await cls.open_clients.pop().close()
+        gc.collect()
+
+    def __init__(self, path: str, *, session: str | None = None, origin: str = ORIGIN):
+        from baohuang.asgi import application
+
+        WebsocketCommunicator = websocket_communicator()
+
+        headers = [(b"origin", origin.encode()), (b"host", b"127.0.0.1")]
+        if session:
+            headers.append((b"cookie", f"sessionid={session}".encode()))
+        self.communicator = WebsocketCommunicator(application, path, headers=headers)
+        self._init_frames()
+        self.closed = False
+        Client.open_clients.append(self)
+
+    async def connect(self):
+        connected, code = await self.communicator.connect(timeout=self.timeout)
+        return connected, code
+
+    async def _next_raw(self, timeout: float) -> dict:
+        message = await self.communicator.receive_output(timeout)
+        if message["type"] == "websocket.close":
+            frame = {"type": "_closed", "code": message.get("code")}
+        else:
+            frame = json.loads(message["text"])
+        self.frames.append(frame)
+        return frame
+
+    async def send_text(self, text: str) -> None:
+        await self.communicator.send_to(text_data=text)
+
+    async def send_bytes(self, data: bytes) -> None:
+        await self.communicator.send_to(bytes_data=data)
+
+    async def close(self):
+        if not self.closed:
+            self.closed = True
+            await self.communicator.disconnect(timeout=5)
+
+
+class SocketClient(Recorder):
+    """A real WebSocket client (`websockets`) against a running server."""
+
+    def __init__(self, url: str, *, session: str | None = None, origin: str = ORIGIN):
+        self.url, self.session, self.origin = url, session, origin
+        self._init_frames()
+
+    async def connect(self):
+        import websockets
+
+        headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
+        self.socket = await websockets.connect(self.url, origin=self.origin, additional_headers=headers,
+                                               max_size=2**22, open_timeout=self.timeout)
+        return self
+
+    async def _next_raw(self, timeout: float) -> dict:
+        frame = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        self.frames.append(frame)
+        return frame
+
+    async def send_text(self, text: str) -> None:
+        await self.socket.send(text)
+
+    async def close(self):
+        await self.socket.close()
+
+
+def end_lingering_connections(django_db_blocker) -> None:
+    """Terminate other idle sessions on the test database once a module's sockets are gone.
+
+    Pool threads that served consumers can end with their event loop before Django closes
+    their connection; left open, it stops pytest-django from dropping the test database.
+    """
+    from django.db import connection
+
+    gc.collect()
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                       " AND pid <> pg_backend_pid() AND state = 'idle'")
+
+
+# -- real servers ---------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def database_url(settings_dict: dict) -> str:
+    """A DATABASE_URL for the database Django is using now (the test database in tests)."""
+    user = settings_dict.get("USER") or "postgres"
+    password = f":{settings_dict['PASSWORD']}" if settings_dict.get("PASSWORD") else ""
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{settings_dict['NAME']}"
+
+
+class Server:
+    """One Uvicorn process serving `baohuang.asgi:application` on a free port."""
+
+    def __init__(self, *, env: dict, port: int | None = None, log_path: Path | None = None):
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.env = env
+        self.log_path = log_path
+        self.process = None
+
+    def start(self, wait: float = 30.0) -> "Server":
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "baohuang.asgi:application", "--host", "127.0.0.1",
+             "--port", str(self.port), "--log-level", "warning", "--ws-max-size", "65536"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"uvicorn on port {self.port} exited with {self.process.returncode}")
+            try:
+                urllib.request.urlopen(f"{self.url}/admin/login/", timeout=1).read()
+                return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"uvicorn on port {self.port} did not answer within {wait} s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def server_env(*, database: str, redis: str, prefix: str | None = None, **extra) -> dict:
+    """Environment for a server process: the given database and Redis, and (through
+    `tests.live_settings`) a channel-layer prefix shared with the test and its peers."""
+    env = {**os.environ, "DATABASE_URL": database, "REDIS_URL": redis, "DEBUG": "1",
+           "ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "WARNING",
+           "DJANGO_SETTINGS_MODULE": "tests.live_settings", "CHANNEL_PREFIX": prefix or channel_prefix()}
+    env.update({key: str(value) for key, value in extra.items()})
+    return env
