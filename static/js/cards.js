@@ -28,10 +28,13 @@ const SUIT_SYMBOL = { S: "♠", H: "♥", C: "♣", D: "♦" };
 export function face(card) {
   if (isJoker(card)) {
     const big = card[0] === "B";
-    return { rank: big ? "大王" : "小王", suit: "", red: big, joker: big ? "big" : "small", marked: isMarked(card) };
+    // 大王 / 小王, written down the card's corner like a rank over a suit.
+    const rank = big ? "大" : "小";
+    return { rank, suit: "王", red: big, joker: big ? "big" : "small", marked: isMarked(card), label: `${rank}王${isMarked(card) ? "*" : ""}` };
   }
   const rank = card[0] === "T" ? "10" : card[0];
-  return { rank, suit: SUIT_SYMBOL[card[1]], red: card[1] === "H" || card[1] === "D", joker: null, marked: isMarked(card) };
+  const suit = SUIT_SYMBOL[card[1]];
+  return { rank, suit, red: card[1] === "H" || card[1] === "D", joker: null, marked: isMarked(card), label: `${suit}${rank}${isMarked(card) ? "*" : ""}` };
 }
 
 function sortKey(card, preset) {

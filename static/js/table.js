@@ -69,6 +69,7 @@ const handlers = {
     store.seats = message.seats;
     store.hand = message.hand;
     store.phrases = message.phrases || {};
+    ui.hintList = null;
     maybeJoin();
     render();
   },
@@ -82,6 +83,7 @@ const handlers = {
     hand.version = message.version;
     if ("view" in message) {
       hand.view = message.view;
+      ui.hintList = null; // the set to beat may have changed
       hand.deadline = message.deadline;
       if (message.view && message.view.result) hand.running = false;
     }
@@ -170,7 +172,7 @@ function cardNode(card, { small = false, selected = false, key = null, onclick =
   const f = face(card);
   const classes = ["card", small ? "mini" : "", f.red ? "red" : "black", f.joker ? `joker ${f.joker}` : "",
     f.marked ? "marked" : "", selected ? "selected" : ""].filter(Boolean).join(" ");
-  const label = card.replace("T", "10");
+  const label = f.label;
   const attrs = { class: classes, dataset: { card } };
   if (tag === "button") {
     Object.assign(attrs, { type: "button", "aria-pressed": selected ? "true" : "false", "aria-label": label, onclick });
@@ -327,13 +329,13 @@ function dealInfo(deal) {
   if (deal.tribute_paid.length) {
     lines.push(el("p", { class: "label", text: T.tributePaid }));
     for (const paid of deal.tribute_paid) {
-      lines.push(el("p", { class: "transfer" }, `${seatName(paid.from)} → ${seatName(paid.to)} `, paid.card ? cardNode(paid.card, { small: true }) : "🂠"));
+      lines.push(el("p", { class: "transfer tribute" }, `${seatName(paid.from)} → ${seatName(paid.to)} `, paid.card ? cardNode(paid.card, { small: true }) : "🂠"));
     }
   }
   if (deal.threes.length) {
     lines.push(el("p", { class: "label", text: T.threes }));
     for (const three of deal.threes) {
-      lines.push(el("p", { class: "transfer" }, `${seatName(three.seller)} → ${seatName(three.buyer)} 3`,
+      lines.push(el("p", { class: "transfer three" }, `${seatName(three.seller)} → ${seatName(three.buyer)} 3`,
         three.paid ? [" ⇄ ", cardNode(three.paid, { small: true })] : ""));
     }
   }
@@ -410,12 +412,15 @@ function renderHand() {
     ui.selected.clear();
     ui.hintList = null;
   }
+  $("mine").hidden = !v || !v.hand;
   const container = $("hand");
+  const signature = `${handKey}|${ui.sort}|${[...ui.selected].sort().join(",")}`;
+  if (signature === ui.handSignature) return;
+  ui.handSignature = signature;
   container.replaceChildren(...keyed(cards).map(({ card, key }) => cardNode(card, {
     tag: "button", key, selected: ui.selected.has(key), onclick: () => toggle(key),
   })));
   container.classList.toggle("count", ui.sort === "count");
-  $("mine").hidden = !v || !v.hand;
 }
 
 function toggle(key) {
@@ -425,6 +430,7 @@ function toggle(key) {
     button.classList.toggle("selected", ui.selected.has(key));
     button.setAttribute("aria-pressed", ui.selected.has(key) ? "true" : "false");
   }
+  ui.handSignature = `${ui.handKey}|${ui.sort}|${[...ui.selected].sort().join(",")}`;
   renderControls();
 }
 
@@ -472,9 +478,9 @@ function renderControls() {
     const leading = !v.table.top;
     if (may("play") || leading) {
       nodes.push(button(T.play, "play", playSelected, { class: "primary", disabled: busy || !ui.selected.size, keys: "Enter" }));
-      nodes.push(button(T.hint, "hint", nextHint, { keys: "h" }));
+      nodes.push(button(T.hint, "hint", nextHint, { keys: "H" }));
     }
-    if (may("pass")) nodes.push(button(T.pass, "pass", () => act({ type: "pass" }), { disabled: busy, keys: "p" }));
+    if (may("pass")) nodes.push(button(T.pass, "pass", () => act({ type: "pass" }), { disabled: busy, keys: "P" }));
     if (may("yield")) nodes.push(button(T.yield, "yield", () => act({ type: "yield" }), { disabled: busy }));
   }
   if (v && running() && seated && seat) {
@@ -491,7 +497,14 @@ function renderControls() {
     }, { class: "quiet" }));
     if (ui.selected.size) nodes.push(button(T.clear, "clear", () => { ui.selected.clear(); renderHand(); renderControls(); }, { class: "quiet" }));
   }
-  controls.replaceChildren(...nodes);
+  // Rebuild only when something changed: a stable toolbar keeps focus and clicks steady.
+  const signature = nodes.map((node) => `${node.dataset.action}|${node.textContent}|${node.disabled}|${node.className}`).join(";");
+  if (signature !== ui.controlsSignature) {
+    ui.controlsSignature = signature;
+    const focused = document.activeElement && controls.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+    controls.replaceChildren(...nodes);
+    if (focused) controls.querySelector(`[data-action="${focused}"]`)?.focus();
+  }
   $("notice").textContent = ui.notice;
   $("notice").className = `notice ${ui.noticeKind}`;
   const leave = $("leave-button");
@@ -579,8 +592,22 @@ function tick() {
   }
 }
 
+// Keys: ←/→ move between cards (Space/Enter on a card selects it); H hint, P pass,
+// Enter (with no button focused) plays the selection. Every key has a visible button too.
+const SHORTCUTS = { h: "hint", p: "pass", Enter: "play" };
+
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select, dialog")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const action = SHORTCUTS[event.key];
+  if (action && !(event.key === "Enter" && event.target.closest("button, a"))) {
+    const button = $("controls").querySelector(`[data-action="${action}"]:not([disabled])`);
+    if (button) {
+      button.click();
+      event.preventDefault();
+    }
+    return;
+  }
   if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
     const cards = [...$("hand").querySelectorAll("button.card")];
     const at = cards.indexOf(document.activeElement);

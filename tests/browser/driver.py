@@ -28,18 +28,35 @@ DESKTOP = {"width": 1280, "height": 860}
 class Seat:
     """One player in their own browser context."""
 
-    def __init__(self, browser, base_url: str, name: str, *, viewport=DESKTOP):
+    def __init__(self, browser, base_url: str, name: str, *, viewport=DESKTOP, context=None):
         self.name = name
         self.base_url = base_url
-        self.context = browser.new_context(viewport=viewport, locale="zh-CN", reduced_motion="reduce")
-        self.context.set_default_timeout(15000)
-        self.page: Page = self.context.new_page()
+        self.browser = browser
+        self.viewport = viewport
+        self.owns_context = context is None
+        if context is None:
+            context = browser.new_context(viewport=viewport, locale="zh-CN", reduced_motion="reduce")
+            context.set_default_timeout(15000)
+        self.context = context
+        self.page: Page = context.new_page()
+        self.page.set_viewport_size(viewport)
         self.console: list[str] = []
         self.page.on("console", lambda message: self.console.append(f"{message.type}: {message.text}"))
         self.page.on("pageerror", lambda error: self.console.append(f"pageerror: {error}"))
 
+    def tab(self, *, viewport=None) -> "Seat":
+        """The same signed-in player in a browser context of its own (the session cookie
+        copied), so each table's page is the visible page of its context."""
+        context = self.browser.new_context(viewport=viewport or self.viewport, locale="zh-CN", reduced_motion="reduce",
+                                           storage_state=self.context.storage_state())
+        context.set_default_timeout(15000)
+        seat = Seat(self.browser, self.base_url, self.name, viewport=viewport or self.viewport, context=context)
+        seat.owns_context = True
+        return seat
+
     def close(self):
-        self.context.close()
+        if self.owns_context:
+            self.context.close()
 
     # -- lobby ---------------------------------------------------------------------
 
@@ -49,15 +66,22 @@ class Seat:
         self.page.click("form[action$='/guest/'] button[type=submit]")
         expect(self.page.locator("a.me")).to_have_text(self.name)
 
+    def open_lobby(self):
+        self.page.goto(self.base_url + "/")
+
     def create_room(self, preset: str, *, name: str | None = None, bots: int = 0, timers: int = 120,
-                    trustee_delay_ok=True) -> int:
+                    pause: float | None = None) -> int:
         page = self.page
+        if page.url.rstrip("/") != self.base_url:
+            self.open_lobby()
         page.fill("#id_name", name or f"{preset} {self.name}")
         page.select_option("#id_preset", preset)
         for kind in ("play", "bid", "declare"):
             page.fill(f"#id_timer_{kind}", str(timers))
         if bots:
             page.fill("#id_bots", str(bots))
+        if pause is not None:
+            page.fill("#id_trustee_delay", str(pause))
         page.click("form.room-form button[type=submit]")
         page.wait_for_url("**/rooms/*/")
         self.wait_connected()

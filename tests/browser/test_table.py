@@ -1,0 +1,186 @@
+"""The table in a real Chromium, driven by clicks: five players, each preset, bots, reloads.
+
+Run alone: `DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/pytest tests/browser`.
+Screenshots of the table and the score sheet land in artifacts/.
+"""
+
+import random
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from baohuang import engine
+from baohuang.engine.cards import sort_hand
+from baohuang.engine.sets import check_play, legal_sets, shape_of
+from tests.browser.driver import DESKTOP, PHONE, Game, Seat, play_games
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ("alice", "bob", "charlie", "dave", "erin")
+PRESETS = ("classic", "lianzhong", "qingdao")
+
+HAND_NOW = """() => {
+  const hand = window.bhTable.store.hand;
+  return {id: hand.id, version: hand.version, running: hand.running,
+          cards: hand.view.hand, counts: hand.view.counts, phase: hand.view.phase};
+}"""
+
+
+def reload_mid_hand(seat: Seat) -> None:
+    """Reload the page: it must come back with the same hand, cards and counts."""
+    before = seat.page.evaluate(HAND_NOW)
+    assert before["running"], "reload only makes sense mid-hand"
+    seat.page.reload()
+    seat.wait_connected()
+    expect(seat.page.locator("#table")).to_have_attribute("data-version", str(before["version"]))
+    after = seat.page.evaluate(HAND_NOW)
+    assert after == before
+    expect(seat.page.locator("#hand .card")).to_have_count(len(before["cards"]))
+    seat.screenshot("table-after-reload")
+
+
+def hand_of_room(room_id: int, number: int = 1):
+    from rooms.models import Hand
+
+    return Hand.objects.get(room_id=room_id, number=number)
+
+
+def assert_score_sheet_matches(seat: Seat, room_id: int) -> None:
+    from scoring.models import LedgerEntry
+
+    hand = hand_of_room(room_id)
+    assert hand.phase == "ended" and hand.result and not hand.result["void"]
+    sheet = seat.page.locator("#score-sheet")
+    expect(sheet).to_be_visible()
+    for seat_index, score in enumerate(hand.result["scores"]):
+        shown = f"+{score}" if score > 0 else str(score)
+        expect(sheet.locator(f"tr[data-seat='{seat_index}'] td.num")).to_have_text(shown)
+    expect(sheet.locator("#room-ledger tr")).to_have_count(5)
+    assert LedgerEntry.objects.filter(hand=hand, kind="hand_score").count() == 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_five_players_click_a_hand_of_each_preset_to_the_score_sheet(browser, server, seats_to_close):
+    """Five browser contexts, one table per preset played at once, clicks only; a page is
+    reloaded mid-hand and its hand goes on; the qingdao tribute shows at the next deal."""
+    people = [Seat(browser, server.url, name, viewport=PHONE if name == "bob" else DESKTOP) for name in NAMES]
+    seats_to_close.extend(people)
+    for person in people:
+        person.become_guest()
+
+    tables = {}
+    for preset in PRESETS:
+        seats = people if preset == "classic" else [person.tab() for person in people]
+        seats_to_close.extend(seats if preset != "classic" else [])
+        room = seats[0].create_room(preset)
+        for seat in seats[1:]:
+            seat.join(room)
+        seats[0].click("[data-action=start]")
+        expect(seats[0].page.locator("#table")).to_have_attribute("data-running", "1")
+        tables[preset] = (room, seats)
+
+    def on_move(preset, seats):
+        def hook(moves):
+            if moves == 30:
+                seats[0].screenshot(f"table-{preset}-desktop")
+                seats[1].screenshot(f"table-{preset}-phone")
+            if preset == "classic" and moves == 40:
+                reload_mid_hand(seats[1])
+        return hook
+
+    games = [Game(seats, rng=random.Random(index), name=preset, on_move=on_move(preset, seats))
+             for index, (preset, (room, seats)) in enumerate(tables.items())]
+    play_games(games, timeout=420)
+
+    for preset, (room, seats) in tables.items():
+        seats[0].screenshot(f"score-sheet-{preset}-desktop")
+        seats[1].screenshot(f"score-sheet-{preset}-phone")
+        for seat in seats:
+            assert_score_sheet_matches(seat, room)
+        assert not [line for seat in seats for line in seat.console if line.startswith("pageerror")]
+
+    # qingdao: the debts of hand 1 are paid in cards at the deal of hand 2, and shown.
+    room, seats = tables["qingdao"]
+    owed = [debt for debt in hand_of_room(room).result["tribute"] if debt["cards"]]
+    seats[0].click("#score-sheet [data-action=start]")
+    expect(seats[0].page.locator("#table")).to_have_attribute("data-running", "1")
+    paid = hand_of_room(room, 2).state["tribute_paid"]
+    assert bool(paid) == bool(owed)
+    expect(seats[0].page.locator("#deal-info .transfer.tribute")).to_have_count(len(paid))
+    seats[0].screenshot("qingdao-tribute-at-next-deal")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_human_and_four_bots_play_a_hand_through_a_dropped_socket(browser, server, bot_worker, seats_to_close):
+    """The human clicks every own move; once, the socket drops right after a move is sent:
+    the page reconnects, re-sends it with the same client_id, and it is applied once."""
+    from rooms.models import HandEvent
+
+    human = Seat(browser, server.url, "alice", viewport=PHONE)
+    seats_to_close.append(human)
+    human.become_guest()
+    room = human.create_room("lianzhong", bots=4, pause=0)
+    expect(human.page.locator(".seat .badge.bot")).to_have_count(4)
+    human.click("[data-action=start]")
+    expect(human.page.locator("#table")).to_have_attribute("data-running", "1")
+
+    # Break the socket right after the first `act` of a playing turn goes out, and record
+    # every ack, to see the re-send answered as a repeat.
+    human.page.evaluate("""() => {
+      const conn = window.bhTable.conn;
+      window.acks = [];
+      const onMessage = conn.hooks.onMessage;
+      conn.hooks.onMessage = (m) => { if (m.type === "ack") window.acks.push(m); onMessage(m); };
+      const sendFrame = conn.sendFrame.bind(conn);
+      conn.sendFrame = (frame) => {
+        sendFrame(frame);
+        if (frame.type === "act" && !window.dropped && window.bhTable.store.hand.view.phase === "playing") {
+          window.dropped = frame.client_id;
+          conn.breakSocket();
+        }
+      };
+    }""")
+    game = Game([human], rng=random.Random(5), name="bots")
+    play_games([game], timeout=240)
+    human.screenshot("score-sheet-bots-phone")
+
+    dropped = human.page.evaluate("window.dropped")
+    assert dropped, "the human never made a move in play"
+    assert HandEvent.objects.filter(hand__room_id=room, client_id=dropped).count() == 1
+    acks = [ack for ack in human.page.evaluate("window.acks") if ack["client_id"] == dropped]
+    assert [ack["repeated"] for ack in acks] == [True]  # the re-send was answered, not applied
+    assert_score_sheet_matches(human, room)
+
+
+def test_hints_are_plays_the_engine_accepts(browser):
+    """提示 in the browser (static/js/cards.js) against the engine's own rules: every hint
+    is a legal play, and every rank the engine can play appears among the hints."""
+    page = browser.new_page()
+    try:
+        source = (ROOT / "static/js/cards.js").read_text(encoding="utf-8").replace("export ", "")
+        page.set_content("<!doctype html><title>hints</title>")
+        page.add_script_tag(content=source + "\nwindow.BH = {hints, sortByRank};")
+        rng = random.Random(11)
+        cases = []
+        for preset in PRESETS:
+            for seed in range(40):
+                state = engine.new_hand(preset, seed)
+                mine = rng.sample(state["hands"][0], rng.choice((1, 2, 3, 5, 9, 20)))
+                other = state["hands"][1]
+                leads = legal_sets(other, preset)
+                top = None if seed % 3 == 0 else rng.choice(leads)
+                cases.append({"preset": preset, "hand": mine, "top": top,
+                              "six": preset == "lianzhong" and any(card[0] == "6" for card in mine)})
+        results = page.evaluate("""cases => cases.map(c => ({
+            hints: BH.hints(c.hand, c.preset, c.top, {holdSixes: c.six}),
+            sorted: BH.sortByRank(c.hand, c.preset)}))""", cases)
+        for case, got in zip(cases, results):
+            preset, hand, top = case["preset"], case["hand"], case["top"]
+            for cards in got["hints"]:
+                check_play(cards, hand, preset, top=top, hold_sixes=case["six"])  # raises if illegal
+            legal = legal_sets(hand, preset, top=top, hold_sixes=case["six"])
+            assert ({shape_of(cards, preset).base for cards in got["hints"]}
+                    == {shape_of(cards, preset).base for cards in legal}), case
+            assert got["sorted"] == sort_hand(hand, preset)
+    finally:
+        page.close()
