@@ -2,15 +2,17 @@
 
 import pytest
 
-from tests.live import Server, database_url, server_env
+from tests.live import Server, database_url, isolated_channel_layer, server_env  # noqa: F401
 
 
 @pytest.fixture
-def live_servers(transactional_db, tmp_path):
+def live_servers(transactional_db, isolated_channel_layer, tmp_path):
     """A factory: `live_servers(n)` starts n Uvicorn processes on free ports, sharing the
     test database and the test Redis, waits until each answers, and stops them at the end.
 
-    Needs PostgreSQL (set DATABASE_URL): a SQLite test database is private to this process.
+    The servers share this test's channel-layer prefix (`isolated_channel_layer`), so the
+    services the test calls itself broadcast to their sockets too. Needs PostgreSQL (set
+    DATABASE_URL): a SQLite test database is private to this process.
     """
     from django.conf import settings
     from django.db import connection
@@ -20,7 +22,8 @@ def live_servers(transactional_db, tmp_path):
     started = []
 
     def start(count: int = 1, **extra_env) -> list[Server]:
-        env = server_env(database=database_url(connection.settings_dict), redis=settings.REDIS_URL, **extra_env)
+        env = server_env(database=database_url(connection.settings_dict), redis=settings.REDIS_URL,
+                         prefix=isolated_channel_layer, **extra_env)
         for _ in range(count):
             server = Server(env=env, log_path=tmp_path / f"uvicorn-{len(started)}.log")
             started.append(server)

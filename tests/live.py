@@ -261,6 +261,47 @@ def end_lingering_connections(django_db_blocker) -> None:
                        " AND pid <> pg_backend_pid() AND state = 'idle'")
 
 
+# -- playing -------------------------------------------------------------------------
+
+
+def quick_action(state: dict, seat: int) -> dict:
+    """A short hand that keeps its secret a while: the largest legal set (one without the
+    guard card when there is one), else the 托管 policy's answer (bids, passes, answers).
+    Returned without `seat`, as a client sends it."""
+    from baohuang import engine
+
+    plays = [action for action in engine.legal_actions(state, seat) if action["type"] == "play"]
+    discreet = [action for action in plays if state["guard_card"] not in action["cards"].split()]
+    plays = discreet or plays
+    if plays:
+        action = max(plays, key=lambda action: len(action["cards"].split()))
+    else:
+        action = engine.autoplay(state, seat)
+    return {key: value for key, value in action.items() if key != "seat"}
+
+
+async def play_hand(clients: list, hand_id: int, state: dict) -> dict:
+    """Each awaited seat plays `quick_action` through its own socket (`clients[seat]`) until
+    the hand ends; every client then has every event. The caller passes the dealt state,
+    which this follows on its own copy. Returns the cards played, by version."""
+    from baohuang import engine
+
+    played = {}
+    while engine.result(state) is None:
+        seat, version = engine.actors(state)[0], state["version"]
+        action = quick_action(state, seat)
+        await clients[seat].send({"type": "act", "action": action, "expected_version": version,
+                                  "client_id": f"{hand_id}-{version}"})
+        ack = await clients[seat].expect("ack")
+        assert ack["version"] == version + 1, ack
+        state, _ = engine.apply(state, {**action, "seat": seat})
+        if action["type"] == "play":
+            played[version + 1] = action["cards"].split()
+    for client in clients:
+        await client.until_version(hand_id, state["version"])
+    return played
+
+
 # -- real servers ---------------------------------------------------------------------
 
 

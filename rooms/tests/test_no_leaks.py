@@ -14,7 +14,8 @@ import pytest
 from baohuang import engine
 from rooms.models import Hand, HandEvent
 from rooms.services import hand_start
-from tests.live import Client, db, end_lingering_connections, isolated_channel_layer, session_key  # noqa: F401
+from tests.live import (Client, db, end_lingering_connections, isolated_channel_layer,  # noqa: F401
+                        play_hand, quick_action, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("isolated_channel_layer")]
@@ -46,25 +47,12 @@ async def closed_at_the_end():
     await Client.close_all()
 
 
-def choose(state: dict, seat: int) -> dict:
-    """A short hand that keeps its secret a while: the largest legal set (one without the
-    guard card when there is one), else the 托管 policy's answer (bids, passes)."""
-    plays = [action for action in engine.legal_actions(state, seat) if action["type"] == "play"]
-    discreet = [action for action in plays if state["guard_card"] not in action["cards"].split()]
-    plays = discreet or plays
-    if plays:
-        action = max(plays, key=lambda action: len(action["cards"].split()))
-    else:
-        action = engine.autoplay(state, seat)
-    return {key: value for key, value in action.items() if key != "seat"}
-
-
 def secret_kept(preset: str, seed: int, solo) -> bool:
-    """Whether `choose` playing this deal keeps a `solo` (None: a guard) hidden a while."""
+    """Whether `quick_action` playing this deal keeps a `solo` (None: a guard) hidden a while."""
     state = engine.new_hand(preset, seed, options=ENGINE_OPTIONS)
     while not state["revealed"] and engine.result(state) is None:
         seat = engine.actors(state)[0]
-        state, _ = engine.apply(state, {**choose(state, seat), "seat": seat})
+        state, _ = engine.apply(state, {**quick_action(state, seat), "seat": seat})
     wanted = state["guard"] is not None if solo is None else state["solo"] == solo
     return wanted and state["version"] >= KEEP_SECRET_UNTIL
 
@@ -177,24 +165,6 @@ def check_frames(frames: list[dict], seat: int | None, states: list[dict], hand_
 
 def played_until(played: dict, version: int) -> set[str]:
     return {card for at, cards in played.items() if at <= version for card in cards}
-
-
-async def play_hand(clients, hand_id: int, state: dict) -> dict:
-    """Every actor plays through its own socket until the hand ends; returns the cards
-    played, by version. The test follows the hand on its own copy of the state."""
-    played = {}
-    while engine.result(state) is None:
-        seat, version = engine.actors(state)[0], state["version"]
-        action = choose(state, seat)
-        await clients[seat].send({"type": "act", "action": action, "expected_version": version,
-                                  "client_id": f"{hand_id}-{version}"})
-        assert (await clients[seat].expect("ack"))["version"] == version + 1
-        state, _ = engine.apply(state, {**action, "seat": seat})
-        if action["type"] == "play":
-            played[version + 1] = action["cards"].split()
-    for client in clients:
-        await client.until_version(hand_id, state["version"])
-    return played
 
 
 @pytest.mark.parametrize("preset, solo", HANDS)
