@@ -47,9 +47,9 @@ def play(preset: str, seed: int, policies) -> list[int]:
 
 
 def dealable(preset: str, seed: int) -> bool:
-    """Can the engine deal this seed? At the time of writing a classic deal whose one
-    leftover card is BJ* itself fails in `new_hand` (StopIteration, about 1 deal in 216);
-    the bench skips such seeds and says how many."""
+    """Can the engine deal this seed? Engines before commit 8dc7047 failed a classic deal
+    whose one leftover card was BJ* (StopIteration, about 1 deal in 216); the bench skips
+    any seed it cannot deal and says how many."""
     try:
         new_hand(preset, seed)
     except StopIteration:

@@ -133,10 +133,20 @@ def sweep_overdue() -> int:
     acted = 0
     overdue = Hand.objects.filter(ended__isnull=True, deadline__lte=now - grace).values_list("pk", "version")
     for hand_id, version in overdue:
-        acted += decision_timeout(hand_id, version).startswith("acted")
+        acted += _guarded(decision_timeout, hand_id, version)
     for hand, seat in _stalled_moves(now, grace):
-        acted += seat_move(hand.pk, hand.version, seat).startswith("acted")
+        acted += _guarded(seat_move, hand.pk, hand.version, seat)
     return acted
+
+
+def _guarded(task, *args) -> bool:
+    """Run one act of the sweep; a hand that fails is logged, never allowed to stop the
+    sweep for every other table."""
+    try:
+        return task(*args).startswith("acted")
+    except Exception:
+        log.exception("sweep: %s%r failed", task.name, args)
+        return False
 
 
 def _stalled_moves(now, grace):

@@ -15,8 +15,9 @@ from baohuang import engine
 from baohuang.celery import SWEEP_SECONDS
 from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Room, Seat
-from rooms.services import hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take
-from rooms.tasks import SWEEP_GRACE_SECONDS
+from rooms.services import (hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take,
+                            trustee_set)
+from rooms.tasks import SWEEP_GRACE_SECONDS, sweep_overdue
 from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
 
 NAMES = ("alice", "bob", "charlie", "dave", "erin")
@@ -119,3 +120,49 @@ def test_a_human_action_racing_the_timeout_exactly_one_applies(worker):
             assert mine.trustee and mine.trustee_entries == 1
         room_dissolve(room_id=room.pk)
     assert "ERROR" not in worker.log(since)
+
+
+# --- the sweep's choices, run inline (no worker) ------------------------------------------------
+
+
+def overdue_by(hand: Hand, seconds: float) -> None:
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=seconds))
+
+
+@pytest.mark.django_db
+def test_the_sweep_acts_on_an_overdue_decision_and_leaves_a_fresh_one_alone():
+    late_room, _ = short_timer_table(seconds=20)
+    fresh_room, _ = short_timer_table(seconds=20)
+    late, fresh = hand_start(room_id=late_room.pk), hand_start(room_id=fresh_room.pk)
+    overdue_by(late, SWEEP_GRACE_SECONDS + 0.5)
+    seat = engine.actors(late.state)[0]
+
+    assert sweep_overdue() == 1
+
+    event = event_at(late, 1)
+    assert event.by_trustee and event.seat == seat
+    assert Seat.objects.get(room=late_room, index=seat).trustee
+    assert event_at(fresh, 1) is None
+
+
+@pytest.mark.django_db
+def test_the_sweep_leaves_the_timer_task_its_grace():
+    room, _ = short_timer_table(seconds=20)
+    hand = hand_start(room_id=room.pk)
+    overdue_by(hand, SWEEP_GRACE_SECONDS / 2)  # just due: the countdown task acts first
+    assert sweep_overdue() == 0 and event_at(hand, 1) is None
+
+
+@pytest.mark.django_db
+def test_the_sweep_moves_a_trustee_seat_whose_move_was_lost():
+    room, players = short_timer_table(seconds=20, delay=0.0)
+    hand = hand_start(room_id=room.pk)
+    seat = engine.actors(hand.state)[0]
+    trustee_set(room_id=room.pk, seat=seat, on=True, player=players[seat])
+    Hand.objects.filter(pk=hand.pk).update(started=timezone.now() - timedelta(seconds=5))
+
+    assert sweep_overdue() == 1  # the deadline is far, but the 托管 move is late
+
+    event = event_at(hand, 1)
+    assert event.by_trustee and event.seat == seat
+    assert Seat.objects.get(room=room, index=seat).trustee_entries == 1  # the button's entry only

@@ -8,7 +8,8 @@ run them with e.g.::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bh_timers \\
     REDIS_URL=redis://127.0.0.1:6379/3 .venv/bin/pytest rooms/tests/test_timers.py
 
-Each test session uses a queue of its own on that Redis (``CELERY_QUEUE``).
+Each test module uses a queue of its own on that Redis (``CELERY_QUEUE``), and stops its
+worker when it ends.
 """
 
 import os
@@ -91,7 +92,7 @@ class Worker:
 
 
 class Workers:
-    """The session's worker, started once and started again after a test killed it."""
+    """A test module's worker, started once and started again after a test killed it."""
 
     def __init__(self, schedule_dir: Path, queue: str):
         self.schedule_dir = schedule_dir
@@ -108,9 +109,11 @@ class Workers:
             self.current.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def celery_workers(django_db_setup, tmp_path_factory):
-    """One worker for the session; skips without PostgreSQL and Redis."""
+    """One worker per test module, gone when the module ends: its beat sweeps the whole
+    test database, and other modules' hands must not be played for. Skips without
+    PostgreSQL and Redis."""
     if connection.vendor != "postgresql":
         pytest.skip("the worker shares the test database: needs PostgreSQL (DATABASE_URL)")
     import redis
@@ -120,7 +123,7 @@ def celery_workers(django_db_setup, tmp_path_factory):
         broker.ping()
     except redis.RedisError as error:
         pytest.skip(f"needs Redis at REDIS_URL: {error}")
-    # This session's own queue: another test run on the same Redis never takes our timers.
+    # The module's own queue: another test run on the same Redis never takes our timers.
     queue = f"timers-test-{uuid.uuid4().hex[:12]}"
     app.conf.task_default_queue = queue
     workers = Workers(tmp_path_factory.mktemp("celery"), queue)
