@@ -1,0 +1,291 @@
+"""Live play under load: N rooms × 5 scripted clients over real WebSockets, against the bare
+echo consumer on the same server and channel layer (the ceiling of this stack).
+
+Run (PostgreSQL and Redis on this machine):
+
+    .venv/bin/python bench/bench_live.py --rooms 20
+    .venv/bin/python bench/bench_live.py --rooms 20 --redis redis://127.0.0.1:6379/2 \
+        --database postgres://postgres@127.0.0.1:5432/bh_live_bench
+
+It creates (or reuses) the scratch database, migrates it, starts Uvicorn on a free port with
+`BENCH_ECHO=1` (its own channel-layer prefix, so other users of the Redis are not heard),
+seats five guests in each room and deals one hand per room. Each hand's moves are worked
+out before the clock starts (the largest legal set, else the 托管 policy's answer), so the
+clients spend no time thinking. Then, for every room at once:
+
+- game: the awaited seat sends `act`; latency = from sending until every seat of the room
+  has received that version's `event`;
+- echo: the same number of messages per room, sent by the seats in turn to
+  `/ws/echo/<room>/`; latency = from sending until all five sockets have it.
+
+Prints actions per second, p50 / p99 latency of both and our p50 as a multiple of echo's,
+plus errors (error frames, closed sockets, waits over 10 s). Goal: within 3× at 20 rooms.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+WAIT = 10.0  # seconds before a missing frame counts as an error
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=20)
+    parser.add_argument("--preset", default="classic", choices=("classic", "lianzhong", "qingdao"))
+    parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_live_bench")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
+    parser.add_argument("--conn-max-age", type=int, default=60,
+                        help="the server's CONN_MAX_AGE (persistent database connections)")
+    return parser.parse_args()
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+# -- setup (Django, in this process, against the scratch database) -------------------------
+
+
+def prepare_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            connection.execute(f'CREATE DATABASE "{name}"')
+    env = {**os.environ, "DATABASE_URL": url}
+    subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, env=env, check=True)
+
+
+def make_tables(rooms: int, preset: str) -> list[dict]:
+    """Rooms with five seated guests each, and a signed-in session per guest."""
+    from rooms.services import player_guest, room_create, seat_take
+    from tests.live import session_key
+
+    tables = []
+    for number in range(rooms):
+        players = [player_guest(nickname=f"bench{number}-{seat}") for seat in range(5)]
+        room = room_create(creator=players[0], name=f"bench {number}", preset=preset)
+        for seat, player in enumerate(players):
+            seat_take(room_id=room.pk, player=player, index=seat)
+        tables.append({"room": room.pk, "sessions": [session_key(player) for player in players]})
+    return tables
+
+
+def moves_of(hand_id: int) -> tuple[list[tuple[int, dict]], int]:
+    """The whole hand worked out in advance: [(seat, action)], and the dealt version."""
+    from baohuang import engine
+    from rooms.models import Hand
+    from tests.live import quick_action
+
+    state = Hand.objects.get(pk=hand_id).state
+    start, moves = state["version"], []
+    while engine.result(state) is None:
+        seat = engine.actors(state)[0]
+        action = quick_action(state, seat)
+        moves.append((seat, action))
+        state, _ = engine.apply(state, {**action, "seat": seat})
+    return moves, start
+
+
+# -- the clients ------------------------------------------------------------------------------
+
+
+class Stats:
+    def __init__(self):
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+
+
+class Socket:
+    """One client: reads every frame, wakes whoever waits for a version (or an echo)."""
+
+    def __init__(self, url: str, session: str | None, stats: Stats, table: "Table", seat: int):
+        self.url, self.session, self.stats, self.table, self.seat = url, session, stats, table, seat
+        self.snapshots = asyncio.Queue()
+
+    async def open(self):
+        import websockets
+
+        headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
+        self.ws = await websockets.connect(self.url, origin="http://127.0.0.1", additional_headers=headers,
+                                           max_size=2**22)
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self):
+        try:
+            async for text in self.ws:
+                now = time.perf_counter()
+                frame = json.loads(text)
+                kind = frame.get("type")
+                if kind == "event":
+                    self.table.arrived(frame["version"], now)
+                elif kind == "echo":
+                    self.table.arrived(frame["n"], now)
+                elif kind == "snapshot":
+                    self.snapshots.put_nowait(frame)
+                elif kind == "error":
+                    self.stats.errors.append(f"room {self.table.room} seat {self.seat}: {frame['code']}")
+        except Exception as error:  # a socket closed under us
+            self.stats.errors.append(f"room {self.table.room} seat {self.seat}: {error!r}")
+
+    async def send(self, frame: dict):
+        await self.ws.send(json.dumps(frame))
+
+    async def close(self):
+        self.reader.cancel()
+        await self.ws.close()
+
+
+class Table:
+    """One room's five sockets; `arrived` counts who has seen each version."""
+
+    def __init__(self, room: int):
+        self.room = room
+        self.seen: dict[int, int] = {}
+        self.waiting: dict[int, asyncio.Future] = {}
+
+    def arrived(self, key: int, now: float) -> None:
+        self.seen[key] = self.seen.get(key, 0) + 1
+        if self.seen[key] == 5 and key in self.waiting:
+            self.waiting.pop(key).set_result(now)
+
+    async def all_five(self, key: int) -> float:
+        if self.seen.get(key, 0) >= 5:
+            return time.perf_counter()
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[key] = future
+        return await asyncio.wait_for(future, WAIT)
+
+
+async def play_room(table: Table, sockets: list[Socket], moves, start: int, hand: int, stats: Stats):
+    version = start
+    for seat, action in moves:
+        sent = time.perf_counter()
+        await sockets[seat].send({"type": "act", "action": action, "expected_version": version,
+                                  "client_id": f"{hand}-{version}"})
+        version += 1
+        try:
+            stats.latencies.append(await table.all_five(version) - sent)
+        except asyncio.TimeoutError:
+            stats.errors.append(f"room {table.room}: version {version} never reached every seat")
+            return
+
+
+async def echo_room(table: Table, sockets: list[Socket], count: int, stats: Stats):
+    for n in range(1, count + 1):
+        sent = time.perf_counter()
+        await sockets[n % 5].send({"type": "echo", "n": n, "pad": "x" * 200})
+        try:
+            stats.latencies.append(await table.all_five(n) - sent)
+        except asyncio.TimeoutError:
+            stats.errors.append(f"echo {table.room}: message {n} never reached every socket")
+            return
+
+
+async def run(server_url: str, tables: list[dict]):
+    from asgiref.sync import sync_to_async
+
+    # Connect every seat of every room, and deal (not timed).
+    game, rooms = Stats(), []
+    for spec in tables:
+        table = Table(spec["room"])
+        sockets = [Socket(f"{server_url}/ws/rooms/{spec['room']}/", session, game, table, seat)
+                   for seat, session in enumerate(spec["sessions"])]
+        for socket in sockets:
+            await socket.open()
+            await socket.snapshots.get()
+        rooms.append((table, sockets))
+    for table, sockets in rooms:
+        await sockets[0].send({"type": "start"})
+    plans = []
+    for table, sockets in rooms:
+        for socket in sockets:
+            while (snap := await socket.snapshots.get())["hand"] is None:
+                pass
+        plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
+
+    began = time.perf_counter()
+    await asyncio.gather(*(play_room(table, sockets, moves, start, hand, game)
+                           for (table, sockets), (hand, moves, start) in zip(rooms, plans)))
+    game_seconds = time.perf_counter() - began
+    for _, sockets in rooms:
+        for socket in sockets:
+            await socket.close()
+
+    echo, echo_rooms = Stats(), []
+    for index, _ in enumerate(tables):
+        table = Table(index)
+        sockets = [Socket(f"{server_url}/ws/echo/bench{index}/", None, echo, table, seat) for seat in range(5)]
+        for socket in sockets:
+            await socket.open()
+        echo_rooms.append((table, sockets))
+    await asyncio.sleep(0.5)  # group_add has reached Redis for every socket
+    began = time.perf_counter()
+    await asyncio.gather(*(echo_room(table, sockets, len(moves), echo)
+                           for (table, sockets), (_, moves, _) in zip(echo_rooms, plans)))
+    echo_seconds = time.perf_counter() - began
+    for _, sockets in echo_rooms:
+        for socket in sockets:
+            await socket.close()
+    return game, game_seconds, echo, echo_seconds
+
+
+def report(rooms: int, game: Stats, game_seconds: float, echo: Stats, echo_seconds: float) -> None:
+    def line(name, stats, seconds):
+        count = len(stats.latencies)
+        p50, p99 = percentile(stats.latencies, 0.5) * 1000, percentile(stats.latencies, 0.99) * 1000
+        print(f"{name:5} {count:6d} msgs in {seconds:6.2f} s = {count / seconds:7.1f}/s   "
+              f"p50 {p50:7.2f} ms   p99 {p99:7.2f} ms   mean {statistics.fmean(stats.latencies) * 1000:7.2f} ms"
+              f"   errors {len(stats.errors)}")
+        return p50
+
+    print(f"{rooms} rooms × 5 clients, one hand each (latency: sent → all five seats have it)")
+    ours = line("game", game, game_seconds)
+    ceiling = line("echo", echo, echo_seconds)
+    print(f"game p50 / echo p50 = {ours / ceiling:.2f}×  (goal ≤ 3×)")
+    for error in (game.errors + echo.errors)[:10]:
+        print("  error:", error)
+
+
+def main():
+    args = parse_args()
+    prepare_database(args.database)
+    os.environ["DATABASE_URL"] = args.database
+    os.environ["REDIS_URL"] = args.redis
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
+    import django
+
+    django.setup()
+    from tests.live import Server, channel_prefix, server_env
+
+    prefix = channel_prefix()
+    env = server_env(database=args.database, redis=args.redis, prefix=prefix, BENCH_ECHO=1,
+                     CONN_MAX_AGE=args.conn_max_age, CELERY_QUEUE=f"{prefix}celery")
+    tables = make_tables(args.rooms, args.preset)
+    server = Server(env=env, log_path=ROOT / "var" / "bench_live_uvicorn.log").start()
+    try:
+        game, game_seconds, echo, echo_seconds = asyncio.run(run(server.ws_url, tables))
+    finally:
+        server.stop()
+        import redis
+
+        redis.Redis.from_url(args.redis).delete(f"{prefix}celery")  # timers nobody will run
+    report(args.rooms, game, game_seconds, echo, echo_seconds)
+
+
+if __name__ == "__main__":
+    main()
