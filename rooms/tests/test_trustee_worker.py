@@ -7,12 +7,14 @@ after `hand_start` (test-only), so each plays out in a few moves.
 """
 
 import pytest
+from django.db import transaction
 
 from baohuang import engine
 from rooms.bots import seat_add_bot
 from rooms.errors import ServiceError
 from rooms.models import Hand, Room, Seat
 from rooms.services import hand_start, player_guest, room_create, room_dissolve, seat_leave, seat_take, trustee_set
+from rooms.tasks import schedule_decision
 from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
 
@@ -38,11 +40,16 @@ def room_of(*, humans: int, timers: int | None = None):
 
 
 def short_hand(room) -> Hand:
-    """Deal, then put SHORT_DEAL in place of the random cards (version 0, play opens)."""
-    hand = hand_start(room_id=room.pk)
-    state = engine.state_from_hands("lianzhong", SHORT_DEAL, emperor=0, guard=2, options={"hold_sixes": False})
-    Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+    """Deal, put SHORT_DEAL in place of the random cards (version 0, play opens) in the
+    same transaction, then arm the short deal's first decision."""
+    with transaction.atomic():
+        hand = hand_start(room_id=room.pk)
+        state = engine.state_from_hands("lianzhong", SHORT_DEAL, emperor=0, guard=2,
+                                        options={"hold_sixes": False})
+        Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+    # What the random deal armed finds its seat not awaited and does nothing.
     hand.refresh_from_db()
+    schedule_decision(hand)
     return hand
 
 
