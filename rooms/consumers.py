@@ -167,10 +167,36 @@ def state_at(hand_id: int, version: int, base: tuple | None) -> tuple[dict, int 
     return state, None
 
 
+def action_of(event: dict) -> dict:
+    """The action an engine event records (the event names everything the action said)."""
+    action = {"seat": event["seat"], "type": event["type"]}
+    if event["type"] == "play":
+        action["cards"] = " ".join(event["cards"])
+    elif event["type"] == "call":
+        action["card"] = event["card"]
+    elif event["type"] == "declare":
+        action["what"] = event["what"]
+    return action
+
+
+def replayed(state: dict, event: dict) -> dict | None:
+    """The state after `event`, worked out from the state before it — trusted only when
+    the engine, replaying the action, produces exactly that event (the full truth)."""
+    try:
+        after, again = engine.apply(state, action_of(event))
+    except (engine.IllegalAction, KeyError, TypeError, ValueError):
+        return None
+    return after if again == event else None
+
+
 class HandStates:
     """The engine state of live hands at their recent versions, shared by every socket
-    of this process, so one accepted action costs one database read per process
-    (not one per recipient). Concurrent requests for the same version share one read."""
+    of this process.
+
+    A broadcast event usually follows a version this process already holds: the engine
+    replays it (no database read at all). Otherwise one read per process and version,
+    shared by every socket that asks while it runs.
+    """
 
     KEEP = 8  # versions kept per hand: enough for a recipient that lags a little
 
@@ -178,10 +204,20 @@ class HandStates:
         self._hands: OrderedDict[int, OrderedDict] = OrderedDict()
         self._loading: dict[tuple[int, int], asyncio.Future] = {}
 
-    async def at(self, hand_id: int, version: int):
+    async def at(self, hand_id: int, version: int, item: dict | None = None):
+        """`(state, deadline)` just after `version`, or None when the hand is gone.
+
+        `item` is the broadcast `{"version", "event", "deadline"?}`: with the deadline
+        it carries, the state can be replayed from the version before.
+        """
         versions = self._hands.get(hand_id)
         if versions is not None and version in versions:
             return versions[version]
+        if versions and version - 1 in versions and item is not None and "deadline" in item:
+            after = replayed(versions[version - 1][0], item["event"])
+            if after is not None:
+                self._keep(hand_id, version, (after, item["deadline"]))
+                return versions[version]
         key = (hand_id, version)
         future = self._loading.get(key)
         if future is None:
@@ -197,12 +233,13 @@ class HandStates:
 
     def _loaded(self, key, future) -> None:
         self._loading.pop(key, None)
-        if future.cancelled() or future.exception() is not None or future.result() is None:
-            return
-        hand_id, version = key
+        if not future.cancelled() and future.exception() is None and future.result() is not None:
+            self._keep(*key, future.result())
+
+    def _keep(self, hand_id: int, version: int, loaded: tuple) -> None:
         versions = self._hands.setdefault(hand_id, OrderedDict())
         self._hands.move_to_end(hand_id)
-        versions[version] = future.result()
+        versions[version] = loaded
         while len(versions) > self.KEEP:
             versions.popitem(last=False)
         while len(self._hands) > 1000:  # rooms long finished
@@ -451,7 +488,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             if hand_id != self.hand_id or version != self.version + 1:
                 await self.send_snapshot()  # a message we never saw: start afresh
                 return
-            loaded = await STATES.at(hand_id, version)
+            loaded = await STATES.at(hand_id, version, item)
             if loaded is None:
                 await self.send_snapshot()
                 return
