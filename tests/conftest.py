@@ -24,11 +24,12 @@ def live_servers(transactional_db, isolated_channel_layer, tmp_path):
     def start(count: int = 1, **extra_env) -> list[Server]:
         env = server_env(database=database_url(connection.settings_dict), redis=settings.REDIS_URL,
                          prefix=isolated_channel_layer, **extra_env)
-        for _ in range(count):
-            server = Server(env=env, log_path=tmp_path / f"uvicorn-{len(started)}.log")
-            started.append(server)
-            server.start()
-        return started[-count:]
+        servers = [Server(env=env, log_path=tmp_path / f"uvicorn-{len(started) + index}.log")
+                   for index in range(count)]
+        started.extend(servers)
+        for server in servers:  # all at once: each takes seconds to import Django
+            server.spawn()
+        return [server.ready() for server in servers]
 
     yield start
     for server in started:

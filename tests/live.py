@@ -331,19 +331,27 @@ class Server:
         self.log_path = log_path
         self.process = None
 
-    def start(self, wait: float = 30.0) -> "Server":
+    def start(self, wait: float = 60.0) -> "Server":
+        return self.spawn().ready(wait)
+
+    def spawn(self) -> "Server":
+        """Start the process without waiting for it (start several, then `ready` each)."""
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "baohuang.asgi:application", "--host", "127.0.0.1",
              "--port", str(self.port), "--log-level", "warning", "--ws-max-size", "65536"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
+        return self
+
+    def ready(self, wait: float = 60.0) -> "Server":
+        """Wait until the server answers HTTP (raises, and stops it, if it never does)."""
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"uvicorn on port {self.port} exited with {self.process.returncode}")
             try:
-                urllib.request.urlopen(f"{self.url}/admin/login/", timeout=1).read()
+                urllib.request.urlopen(f"{self.url}/admin/login/", timeout=2).read()
                 return self
             except OSError:
                 time.sleep(0.1)
