@@ -67,6 +67,8 @@ ZH = {
     "Running total of points": "积分走势", "Running total of points, oldest to newest": "积分走势（从早到晚）",
     "Ledger": "积分记录", "When": "时间", "What": "内容", "Total": "累计", "No points yet.": "还没有积分。",
     "Table": "牌桌", "Your cards": "我的牌", "Actions": "操作",
+    "Hand score": "本局得分", "Left during a hand (强退)": "强退", "Tribute 进贡 turned into points": "进贡折分",
+    "Adjustment": "调整",
 }
 
 PO = Path(__file__).resolve().parent / "zh_Hans" / "LC_MESSAGES" / "django.po"

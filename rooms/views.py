@@ -268,7 +268,9 @@ def player_page(request, player_id: int):
     for entry in entries:
         total += entry.points
         running.append(total)
-    history = [{"entry": entry, "total": after} for entry, after in zip(entries, running)]
+    kinds = ledger_kinds()
+    history = [{"entry": entry, "total": after, "kind": kinds.get(entry.kind, entry.kind)}
+               for entry, after in zip(entries, running)]
     history.reverse()  # newest first in the table; the chart runs oldest to newest
     hands = sum(1 for entry in entries if entry.kind == LedgerEntry.Kind.HAND_SCORE)
     return render(request, "rooms/player.html", {
@@ -278,6 +280,13 @@ def player_page(request, player_id: int):
         "history": history[:200],
         "chart": ledger_chart(running),
     })
+
+
+def ledger_kinds() -> dict:
+    return {LedgerEntry.Kind.HAND_SCORE: _("Hand score"),
+            LedgerEntry.Kind.LEAVE_PENALTY: _("Left during a hand (强退)"),
+            LedgerEntry.Kind.TRIBUTE_POINTS: _("Tribute 进贡 turned into points"),
+            LedgerEntry.Kind.ADJUSTMENT: _("Adjustment")}
 
 
 def ledger_chart(totals: list[int], *, width: int = 600, height: int = 180, pad: int = 24) -> dict | None:

@@ -319,7 +319,7 @@ function biddingInfo(v) {
     if (bidding.declined.length) nodes.push(el("p", { class: "small", text: fmt(T.declinedBy, { names: bidding.declined.map(seatName).join("、") }) }));
   } else {
     nodes.push(el("p", { text: fmt(T.offered, { name: seatName(v.turn) }) }));
-    nodes.push(el("div", { class: "bundle" }, el("span", { class: "label", text: T.bundle }), cardRow(bidding.bundle)));
+    if (bidding.bundle.length) nodes.push(el("div", { class: "bundle" }, el("span", { class: "label", text: T.bundle }), cardRow(bidding.bundle)));
   }
   return nodes;
 }

@@ -68,13 +68,19 @@ def server(live_servers, browser_queue):
 
 
 @pytest.fixture
-def bot_worker(transactional_db, browser_queue, tmp_path):
-    """A real Celery worker (with beat) on the test database, for bots and timers."""
+def bot_worker(transactional_db, isolated_channel_layer, browser_queue, tmp_path, monkeypatch):
+    """A real Celery worker (with beat) on the test database, for bots and timers. It
+    broadcasts on the servers' channel-layer prefix, or the pages would never hear a bot."""
     from rooms.tests.worker import Worker
 
-    worker = Worker(tmp_path, browser_queue).start()
+    with monkeypatch.context() as env:  # the worker copies os.environ when it starts
+        env.setenv("DJANGO_SETTINGS_MODULE", "tests.live_settings")
+        env.setenv("CHANNEL_PREFIX", isolated_channel_layer)
+        worker = Worker(tmp_path, browser_queue).start()
     yield worker
     worker.kill()
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "bot-worker.log").write_text(worker.log())
 
 
 @pytest.fixture

@@ -181,13 +181,16 @@ class Game:
     """One table being clicked through a hand; `step()` never blocks on the server, so
     several tables can be driven at once while each waits for its events."""
 
-    def __init__(self, seats: list[Seat], *, rng: random.Random, humans=None, follow_rate=0.1,
-                 on_move=None, name="game"):
+    def __init__(self, seats: list[Seat], *, rng: random.Random, humans=None, follow_rate=0.3,
+                 follows=6, on_move=None, name="game"):
         self.seats = seats
         self.humans = humans if humans is not None else seats
         self.by_seat = {}
         self.rng = rng
         self.follow_rate = follow_rate
+        # Following (beating the set on the table) is clicked now and then, `follows` times
+        # at most: each follow makes the round longer, and the suite has a time budget.
+        self.follows = follows
         self.on_move = on_move
         self.name = name
         self.moves = 0
@@ -231,7 +234,11 @@ class Game:
             now = seat.buttons()
             if not now["myTurn"]:
                 continue
-            self.log.append(f"{seat.name}@{now['version']}: " + seat.move(self.rng, follow_rate=self.follow_rate))
+            rate = self.follow_rate if self.follows > 0 else 0.0
+            did = seat.move(self.rng, follow_rate=rate)
+            if did == "play" and now["pass"]:
+                self.follows -= 1
+            self.log.append(f"{seat.name}@{now['version']}: {did}")
             self.pending = (seat, now["version"], time.monotonic())
             return False
         return False
