@@ -1,8 +1,10 @@
 """The leaderboard (排行榜): players ranked by points over a period, aggregated in SQL.
 
-One query per page: the ledger is summed per player (points, hands played, hands won) in
-the database, bots are dropped, and window functions give each row its rank and the
-number of ranked players, so pagination needs no second pass over the ledger.
+One query per page: points, hands played and hands won are summed per player in the
+database — for all time from `LedgerTotal` (running totals, ~one row per player and
+preset), for a period from the ledger entries since its start (a covering index on
+`created`) — bots are dropped, and window functions give each row its rank and the number
+of ranked players, so pagination needs no second pass.
 
 - points: the sum of every ledger entry in the period (hand scores, leave penalties,
   进贡 converted to points, adjustments);
@@ -19,7 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from rooms.models import Player
-from scoring.models import LedgerEntry
+from scoring.models import LedgerEntry, LedgerTotal
 
 PERIODS = ("all", "30d", "7d", "today")
 
@@ -53,23 +55,31 @@ class Standing:
         return win_rate(self.wins, self.hands)
 
 
+def _per_player(*, since: bool, preset: bool) -> str:
+    """Points, hands and wins per player: from the running totals for all time, else the ledger."""
+    if not since:
+        # All time: LedgerTotal holds ~one row per player and preset (kept by scoring.services).
+        where = "WHERE t.preset = %(preset)s" if preset else ""
+        return f"""SELECT t.player_id, SUM(t.points) AS points, SUM(t.hands) AS hands, SUM(t.wins) AS wins
+                     FROM {LedgerTotal._meta.db_table} t {where}
+                    GROUP BY t.player_id"""
+    # A period: the entries since its start, read from the covering index on `created`.
+    where = "e.created >= %(since)s" + (" AND e.preset = %(preset)s" if preset else "")
+    return f"""SELECT e.player_id,
+                      SUM(e.points) AS points,
+                      SUM(CASE WHEN e.kind = %(hand_score)s THEN 1 ELSE 0 END) AS hands,
+                      SUM(CASE WHEN e.won THEN 1 ELSE 0 END) AS wins
+                 FROM {LedgerEntry._meta.db_table} e
+                WHERE {where}
+                GROUP BY e.player_id"""
+
+
 def _sql(*, since: bool, preset: bool) -> str:
-    where = ["TRUE"]
-    if since:
-        where.append("e.created >= %(since)s")
-    if preset:
-        where.append("e.preset = %(preset)s")
     return f"""
         SELECT s.player_id, p.display_name, s.points, s.hands, s.wins,
                RANK() OVER (ORDER BY s.points DESC) AS rank,
                COUNT(*) OVER () AS ranked
-          FROM (SELECT e.player_id,
-                       SUM(e.points) AS points,
-                       SUM(CASE WHEN e.kind = %(hand_score)s THEN 1 ELSE 0 END) AS hands,
-                       SUM(CASE WHEN e.won THEN 1 ELSE 0 END) AS wins
-                  FROM {LedgerEntry._meta.db_table} e
-                 WHERE {" AND ".join(where)}
-                 GROUP BY e.player_id) s
+          FROM ({_per_player(since=since, preset=preset)}) s
           JOIN {Player._meta.db_table} p ON p.id = s.player_id
          WHERE p.is_bot = %(bot)s
          ORDER BY s.points DESC, s.wins DESC, s.player_id
@@ -82,8 +92,6 @@ def board(*, since: datetime | None, preset: str | None, offset: int, limit: int
     params = {"since": since, "preset": preset, "hand_score": LedgerEntry.Kind.HAND_SCORE,
               "bot": False, "limit": limit, "offset": offset}
     sql = _sql(since=since is not None, preset=bool(preset))
-    if connection.vendor == "sqlite":
-        sql = sql.replace("TRUE", "1")  # older SQLite has no TRUE literal
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

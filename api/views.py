@@ -3,7 +3,7 @@
 Every view states its queries: the counts are pinned in `api/tests/test_queries.py`.
 """
 
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Count, Prefetch, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
@@ -19,7 +19,7 @@ from api.pagination import BoardPages
 from api.permissions import IsOwnerOrStaff
 from baohuang import engine
 from rooms.models import Hand, HandEvent, Player, Preset, Room, Seat
-from scoring.models import LedgerEntry
+from scoring.models import LedgerEntry, LedgerTotal
 
 ERROR = s.ErrorSerializer
 # Path ids are positive 64-bit integers (a negative or non-numeric id matches no URL at all).
@@ -67,14 +67,11 @@ class LeaderboardView(generics.ListAPIView):
 
 
 def _totals(player_id: int) -> dict:
-    """All-time totals and per-preset totals of one player, in one grouped query."""
-    rows = (LedgerEntry.objects.filter(player_id=player_id).order_by().values("preset")
-            .annotate(points=Sum("points"), hands=Count("id", filter=Q(kind=LedgerEntry.Kind.HAND_SCORE)),
-                      wins=Count("id", filter=Q(won=True))))
-    by_preset = {row["preset"]: row for row in rows}
+    """All-time totals and per-preset totals of one player, from their running totals (one query)."""
+    by_preset = {row.preset: row for row in LedgerTotal.objects.filter(player_id=player_id)}
 
     def totals(parts) -> dict:
-        points, hands, wins = (sum(part[key] for part in parts) for key in ("points", "hands", "wins"))
+        points, hands, wins = (sum(getattr(part, key) for part in parts) for key in ("points", "hands", "wins"))
         return {"points": points, "hands": hands, "wins": wins, "win_rate": leaderboard.win_rate(wins, hands)}
 
     presets = [{"preset": preset, **totals([by_preset[preset]])} for preset in Preset.values if preset in by_preset]

@@ -50,6 +50,10 @@ class LedgerEntry(models.Model):
         indexes = [
             # A player's history, newest first (the REST ledger endpoint).
             models.Index(fields=["player", "-created", "-id"], name="ledger_player_newest"),
+            # The leaderboard of a period (30 days, 7 days, today) reads only this index
+            # (PostgreSQL: an index-only scan; elsewhere `include` is ignored).
+            models.Index(fields=["created"], include=["player", "points", "kind", "won", "preset"],
+                         name="ledger_period_board"),
         ]
 
     def save(self, *args, **kwargs):
@@ -62,6 +66,28 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.points:+d} ({self.kind})"
+
+
+class LedgerTotal(models.Model):
+    """A player's running totals in one preset: the sums of their ledger entries.
+
+    Kept by `scoring.services` in the same transaction as each entry it writes, so the
+    all-time leaderboard reads ~one row per player and preset instead of the whole ledger.
+    `preset` is empty for entries without a room (adjustments). `totals_rebuild()`
+    recomputes every row from the ledger (after a bulk import, or to check).
+    """
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="ledger_totals")
+    preset = models.CharField(max_length=16, blank=True, default="")
+    points = models.BigIntegerField(default=0)
+    hands = models.PositiveIntegerField(default=0, help_text="hand_score entries")
+    wins = models.PositiveIntegerField(default=0, help_text="hand_score entries whose side won")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "preset"], name="ledger_total_per_player_preset")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.preset or 'no preset'}: {self.points:+d}"
 
 
 class TributeDebt(models.Model):

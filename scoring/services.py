@@ -4,22 +4,62 @@ Room services call these inside their own transaction (with the room row locked)
 functions are atomic themselves too, so they are safe to call alone (admin adjustments).
 """
 
-from django.db import transaction
-from django.db.models import Q
+from django.db import connection, transaction
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from rooms.errors import ServiceError
-from scoring.models import LedgerEntry, TributeDebt
+from scoring.models import LedgerEntry, LedgerTotal, TributeDebt
 
 LEAVE_PENALTY = -40  # RULES §8 (seed 002): leaving once a hand has started, or being kicked
 
 
 def _entry(*, player_id, kind, points, room=None, hand=None, note="", won=None) -> LedgerEntry:
     # `preset` and `won` are copied onto the entry so the leaderboard aggregates one table.
+    # Callers add the entries they wrote to the totals with `totals_add`.
     preset = hand.preset if hand is not None else room.preset if room is not None else ""
     return LedgerEntry.objects.create(
         player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note, preset=preset, won=won
     )
+
+
+def totals_add(entries: list[LedgerEntry]) -> None:
+    """Add entries to their players' `LedgerTotal` rows (an upsert that adds, per row).
+
+    Rows are touched in (player, preset) order, so two calls that write totals of the same
+    players lock them in the same order and do not deadlock each other. (A transaction
+    making two calls — a kick between hands: the penalty, then the kicked player's debts —
+    can still meet another in the opposite order; PostgreSQL then aborts one of the two
+    and its client retries, as after any refused write.)
+    """
+    sums: dict[tuple[int, str], list[int]] = {}
+    for entry in entries:
+        row = sums.setdefault((entry.player_id, entry.preset), [0, 0, 0])
+        row[0] += entry.points
+        row[1] += entry.kind == LedgerEntry.Kind.HAND_SCORE
+        row[2] += entry.won is True
+    table = LedgerTotal._meta.db_table
+    with connection.cursor() as cursor:
+        for (player_id, preset), (points, hands, wins) in sorted(sums.items()):
+            cursor.execute(
+                f"INSERT INTO {table} (player_id, preset, points, hands, wins) VALUES (%s, %s, %s, %s, %s) "
+                f"ON CONFLICT (player_id, preset) DO UPDATE SET points = {table}.points + excluded.points, "
+                f"hands = {table}.hands + excluded.hands, wins = {table}.wins + excluded.wins",
+                [player_id, preset, points, hands, wins],
+            )
+
+
+@transaction.atomic
+def totals_rebuild() -> int:
+    """Recompute every `LedgerTotal` from the ledger (after a bulk import); returns the row count."""
+    LedgerTotal.objects.all().delete()
+    rows = (LedgerEntry.objects.order_by().values("player_id", "preset")
+            .annotate(sum_points=Sum("points"), sum_hands=Count("id", filter=Q(kind=LedgerEntry.Kind.HAND_SCORE)),
+                      sum_wins=Count("id", filter=Q(won=True))))
+    totals = [LedgerTotal(player_id=row["player_id"], preset=row["preset"], points=row["sum_points"],
+                          hands=row["sum_hands"], wins=row["sum_wins"]) for row in rows]
+    LedgerTotal.objects.bulk_create(totals, batch_size=2000)
+    return len(totals)
 
 
 def seat_won(result: dict | None, seat: int) -> bool | None:
@@ -41,7 +81,7 @@ def hand_score(*, hand, scores: list[int]) -> list[LedgerEntry]:
     """One `hand_score` entry per seat, for the player dealt into it."""
     if len(scores) != len(hand.players):
         raise ValueError(f"{len(scores)} scores for {len(hand.players)} seats")
-    return [
+    entries = [
         _entry(
             player_id=player_id,
             kind=LedgerEntry.Kind.HAND_SCORE,
@@ -53,13 +93,17 @@ def hand_score(*, hand, scores: list[int]) -> list[LedgerEntry]:
         )
         for seat, (player_id, points) in enumerate(zip(hand.players, scores))
     ]
+    totals_add(entries)
+    return entries
 
 
 @transaction.atomic
 def leave_penalty(*, player, room, hand, note: str) -> LedgerEntry:
-    return _entry(
+    entry = _entry(
         player_id=player.pk, kind=LedgerEntry.Kind.LEAVE_PENALTY, points=LEAVE_PENALTY, room=room, hand=hand, note=note
     )
+    totals_add([entry])
+    return entry
 
 
 @transaction.atomic
@@ -69,7 +113,9 @@ def ledger_adjust(*, player, points: int, note: str, room=None) -> LedgerEntry:
         raise ServiceError("bad_points", "An adjustment must be a non-zero whole number of points.")
     if not note.strip():
         raise ServiceError("note_required", "Say why the points are adjusted.")
-    return _entry(player_id=player.pk, kind=LedgerEntry.Kind.ADJUSTMENT, points=points, room=room, note=note.strip())
+    entry = _entry(player_id=player.pk, kind=LedgerEntry.Kind.ADJUSTMENT, points=points, room=room, note=note.strip())
+    totals_add([entry])
+    return entry
 
 
 @transaction.atomic
@@ -114,16 +160,17 @@ def debts_convert(*, room, player=None) -> list[TributeDebt]:
     debts = TributeDebt.objects.filter(room=room, status=TributeDebt.Status.OPEN).select_related("hand")
     if player is not None:
         debts = debts.filter(Q(payer=player) | Q(receiver=player))
-    converted = []
+    converted, entries = [], []
     now = timezone.now()
     for debt in debts.order_by("id"):
         note = f"进贡 from hand {debt.hand.number}: {debt.cards} card(s) converted to points"
-        _entry(player_id=debt.payer_id, kind=LedgerEntry.Kind.TRIBUTE_POINTS, points=-debt.cards,
-               room=room, hand=debt.hand, note=note)
-        _entry(player_id=debt.receiver_id, kind=LedgerEntry.Kind.TRIBUTE_POINTS, points=debt.cards,
-               room=room, hand=debt.hand, note=note)
+        entries.append(_entry(player_id=debt.payer_id, kind=LedgerEntry.Kind.TRIBUTE_POINTS, points=-debt.cards,
+                              room=room, hand=debt.hand, note=note))
+        entries.append(_entry(player_id=debt.receiver_id, kind=LedgerEntry.Kind.TRIBUTE_POINTS, points=debt.cards,
+                              room=room, hand=debt.hand, note=note))
         debt.status = TributeDebt.Status.CONVERTED
         debt.settled = now
         debt.save(update_fields=["status", "settled"])
         converted.append(debt)
+    totals_add(entries)
     return converted

@@ -95,8 +95,10 @@ def ended_hand(full_table):
 
 
 def entry(player, points, *, preset="classic", won=None, kind=LedgerEntry.Kind.HAND_SCORE, when=None):
-    """A ledger entry as the services would write it, dated `when` (default: now)."""
+    """A ledger entry as the services would write it (with the running totals), dated `when`."""
     when = when or datetime.now(tz.utc)
     with mock.patch("django.utils.timezone.now", return_value=when):
-        return LedgerEntry.objects.create(player=player, points=points, preset=preset, kind=kind,
-                                          won=won if kind == LedgerEntry.Kind.HAND_SCORE else None)
+        created = LedgerEntry.objects.create(player=player, points=points, preset=preset, kind=kind,
+                                             won=won if kind == LedgerEntry.Kind.HAND_SCORE else None)
+    scoring.totals_add([created])
+    return created

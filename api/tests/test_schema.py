@@ -84,3 +84,10 @@ def test_schemathesis_finds_no_server_errors_and_no_schema_violations(world, wsg
             case.call_and_validate(headers=headers)
 
         check()
+
+
+def test_the_project_mounts_the_api_under_api():
+    from django.urls import resolve
+
+    assert resolve("/api/leaderboard/", urlconf="baohuang.urls").url_name == "leaderboard"
+    assert resolve("/api/docs/", urlconf="baohuang.urls").namespace == "api"

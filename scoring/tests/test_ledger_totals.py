@@ -1,0 +1,56 @@
+"""Every ledger write keeps the running totals (LedgerTotal) and the entry's preset and win flag."""
+
+from django.db.models import Count, Q, Sum
+
+from rooms.services import hand_start, player_kick, seat_leave
+from rooms.tests.play import play_to_end
+from scoring.models import LedgerEntry, LedgerTotal, TributeDebt
+from scoring.services import ledger_adjust, seat_won, totals_rebuild
+
+
+def totals():
+    return sorted(LedgerTotal.objects.values_list("player_id", "preset", "points", "hands", "wins"))
+
+
+def sums_of_the_ledger():
+    rows = (LedgerEntry.objects.order_by().values("player_id", "preset")
+            .annotate(points=Sum("points"), hands=Count("id", filter=Q(kind="hand_score")),
+                      wins=Count("id", filter=Q(won=True))))
+    return sorted((r["player_id"], r["preset"], r["points"], r["hands"], r["wins"]) for r in rows)
+
+
+def test_totals_follow_hands_leaving_tribute_points_and_adjustments(full_table, players):
+    room = full_table("qingdao")
+    for _ in range(3):  # until a hand leaves 进贡 owed
+        play_to_end(hand_start(room_id=room.pk).pk)
+        if TributeDebt.objects.filter(room=room, status="open").exists():
+            break
+    debt = TributeDebt.objects.filter(room=room, status="open").first()
+    if debt is not None:
+        seat_leave(room_id=room.pk, player=debt.payer)  # debts become tribute_points entries
+    kicked = next(p for p in players if debt is None or p.pk != debt.payer_id)
+    player_kick(room_id=room.pk, player=kicked, note="spam")  # −40
+    ledger_adjust(player=players[0], points=7, note="correction")  # no room: preset ""
+
+    assert LedgerEntry.objects.filter(kind="leave_penalty").exists()
+    assert totals() == sums_of_the_ledger()
+    assert {row[1] for row in totals()} == {"qingdao", ""}
+
+
+def test_rebuilding_the_totals_from_the_ledger_changes_nothing(full_table):
+    room = full_table("classic")
+    play_to_end(hand_start(room_id=room.pk).pk)
+    before = totals()
+
+    assert totals_rebuild() == 5
+    assert totals() == before == sums_of_the_ledger()
+
+
+def test_a_side_wins_by_the_outcome_of_the_emperor_side():
+    # RULES §7: "win" is the emperor side's (皇帝 + 保皇派), "lose" the rebels' (造反派).
+    two = {"emperor": 1, "guard": 3, "outcome": "win"}
+    assert [seat_won(two, seat) for seat in range(5)] == [False, True, False, True, False]
+    solo_lost = {"emperor": 2, "guard": None, "outcome": "lose"}
+    assert [seat_won(solo_lost, seat) for seat in range(5)] == [True, True, False, True, True]
+    assert [seat_won({**two, "outcome": "draw"}, seat) for seat in range(5)] == [False] * 5
+    assert seat_won(None, 0) is None and seat_won({"void": True, "outcome": None}, 0) is None
