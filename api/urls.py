@@ -8,6 +8,7 @@ from api import views
 app_name = "api"
 
 urlpatterns = [
+    path("", views.ApiRootView.as_view(), name="root"),
     path("leaderboard/", views.LeaderboardView.as_view(), name="leaderboard"),
     path("players/<int:pk>/", views.PlayerView.as_view(), name="player"),
     path("players/<int:pk>/ledger/", views.LedgerView.as_view(), name="player-ledger"),

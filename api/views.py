@@ -11,6 +11,7 @@ from rest_framework.exceptions import AuthenticationFailed, ValidationError
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from api import leaderboard, serializers as s
@@ -35,6 +36,18 @@ def _query(serializer_class, request) -> dict:
     serializer = serializer_class(data=request.query_params)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+# -- root --------------------------------------------------------------------------------
+
+
+class ApiRootView(APIView):
+    """Links to the collections and to the documentation (the browsable API's front page)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request):
+        names = ("leaderboard", "rooms", "me", "token", "schema", "docs", "redoc")
+        return Response({name: reverse(f"api:{name}", request=request) for name in names})
 
 
 # -- leaderboard -----------------------------------------------------------------------
@@ -133,6 +146,7 @@ class TokenView(ObtainAuthToken):
     """
 
     serializer_class = s.TokenRequestSerializer
+    renderer_classes = APIView.renderer_classes  # DRF's is JSON only; a browser gets a login form too
 
     def get_serializer_context(self):
         return {"request": self.request, "format": self.format_kwarg, "view": self}
