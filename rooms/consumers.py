@@ -124,17 +124,19 @@ def snapshot(room_id: int, user) -> dict:
     return frame
 
 
-def missed_events(hand_id: int, since: int) -> dict | None:
-    """What `sync` needs: the hand's version, and its events after `since` with the
-    current state, unless there are too many (then only the version)."""
+def missed_events(hand_id: int, since: int, until: int | None = None) -> dict | None:
+    """The hand's version, and its stored events after `since` (up to `until`, else to the
+    current version, with the current state and deadline) — or `events: None` when there
+    are more than CATCH_UP_MAX (or `since` is ahead of the hand)."""
     hand = Hand.objects.filter(pk=hand_id).values("version", "state", "deadline").first()
     if hand is None:
         return None
-    if since > hand["version"] or hand["version"] - since > CATCH_UP_MAX:
+    last = hand["version"] if until is None else min(until, hand["version"])
+    if since > hand["version"] or last - since > CATCH_UP_MAX:
         return {"version": hand["version"], "events": None}
-    events = list(HandEvent.objects.filter(hand_id=hand_id, version__gt=since)
+    events = list(HandEvent.objects.filter(hand_id=hand_id, version__gt=since, version__lte=last)
                   .order_by("version").values_list("version", "event"))
-    return {"version": hand["version"], "events": events, "state": hand["state"],
+    return {"version": hand["version"], "events": events, "state": hand["state"] if until is None else None,
             "deadline": epoch_ms(hand["deadline"])}
 
 
@@ -458,23 +460,41 @@ class RoomConsumer(AsyncWebsocketConsumer):
         hand_id = _int(message, "hand", low=1, optional=True) or self.hand_id
         if hand_id is None or hand_id != self.hand_id:
             await self.send_snapshot()  # another (ended) hand, or none: start afresh
+        elif version < self.version:
+            await self._send_missed(hand_id, version)
         else:
-            missed = await db(missed_events)(hand_id, version)
-            if missed is None or version > missed["version"]:
-                raise ServiceError("stale_version", "Your version is ahead of the hand's; here is a fresh picture.")
-            if missed["events"] is None:
-                await self.send_snapshot()
-            else:
-                await self._send_catch_up(hand_id, missed)
+            await self._catch_up(hand_id, version)
         await self.send_ack(client_id)
 
-    async def _send_catch_up(self, hand_id: int, missed: dict) -> None:
-        events = missed["events"]
-        for position, (version, event) in enumerate(events):
+    async def _send_missed(self, hand_id: int, version: int) -> None:
+        """The client is behind what this socket already sent (after a reconnect, the
+        connect snapshot): the log of what it missed, in one `missed` frame."""
+        missed = await db(missed_events)(hand_id, version, self.version)
+        if missed is None or missed["events"] is None:
+            await self.send_snapshot()
+            return
+        events = []
+        for number, event in missed["events"]:
+            entry = {"version": number}
+            if self.role != "visitor" and (shown := engine.event_view(event, self.seat)) is not None:
+                entry["event"] = shown
+            events.append(entry)
+        await self.send_json({"type": "missed", "hand": hand_id, "events": events})
+
+    async def _catch_up(self, hand_id: int, since: int) -> None:
+        """Send the stored events after `since` as `event` frames (the last with the view)."""
+        missed = await db(missed_events)(hand_id, since)
+        if missed is not None and since > missed["version"]:
+            raise ServiceError("stale_version", "Your version is ahead of the hand's; here is a fresh picture.")
+        if missed is None or missed["events"] is None:
+            await self.send_snapshot()
+            return
+        events = [(number, event) for number, event in missed["events"] if number > self.version]
+        for position, (number, event) in enumerate(events):
             last = position == len(events) - 1
-            await self.send_json(self._event_frame(hand_id, version, event, missed["state"] if last else None,
+            await self.send_json(self._event_frame(hand_id, number, event, missed["state"] if last else None,
                                                    missed["deadline"]))
-        self.version = max(self.version or 0, missed["version"])
+        self.version = max(self.version, missed["version"])
 
     # -- messages from the room group ------------------------------------------------------
 
@@ -485,9 +505,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
             version = item["version"]
             if hand_id == self.hand_id and version <= self.version:
                 continue  # already in the snapshot or sent
-            if hand_id != self.hand_id or version != self.version + 1:
-                await self.send_snapshot()  # a message we never saw: start afresh
+            if hand_id != self.hand_id:
+                await self.send_snapshot()  # a hand we never heard dealt: start afresh
                 return
+            if version != self.version + 1:
+                await self._catch_up(hand_id, self.version)  # a broadcast was lost: fill in
+                continue
             loaded = await STATES.at(hand_id, version, item)
             if loaded is None:
                 await self.send_snapshot()

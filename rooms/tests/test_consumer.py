@@ -6,7 +6,7 @@ import pytest
 
 from baohuang import engine
 from rooms.consumers import PHRASES
-from rooms.models import Hand, Room, Seat
+from rooms.models import Hand, HandEvent, Room, Seat
 from rooms.services import hand_start, player_guest, room_create, room_dissolve, seat_take
 from tests.live import Client, db, end_lingering_connections, isolated_channel_layer, session_key  # noqa: F401
 
@@ -594,12 +594,16 @@ async def test_reconnecting_mid_hand_with_a_stale_version(table):
     await alice.send({"type": "act", "client_id": "old", "expected_version": seen, "action": {"type": "pass"}})
     assert (await alice.expect("error"))["code"] == "stale_version"
     assert (await alice.expect("snapshot"))["version"] == 7
-    # The missed events, for the log: each redacted for alice, the last with her view.
+    # Her old version is behind the snapshot this socket sent: the missed events come as
+    # one `missed` frame (for the log), each redacted for her — never as repeated events.
     await alice.send({"type": "sync", "hand": hand_id, "version": seen, "client_id": "sy"})
-    events = [await alice.expect("event") for _ in range(4)]
-    assert [event["version"] for event in events] == [4, 5, 6, 7]
-    assert all("view" not in event for event in events[:3]) and events[3]["view"]["version"] == 7
+    missed = await alice.expect("missed")
+    assert missed["hand"] == hand_id and [entry["version"] for entry in missed["events"]] == [4, 5, 6, 7]
+    stored = await db(lambda: list(HandEvent.objects.filter(hand_id=hand_id, version__gt=3)
+                                   .order_by("version").values_list("event", flat=True)))()
+    assert [entry["event"] for entry in missed["events"]] == [engine.event_view(event, 0) for event in stored]
     assert (await alice.expect("ack"))["version"] == 7
+    assert not [frame for frame in alice.frames if frame["type"] == "event"]
     await close_all(clients[1:], alice)
 
 
@@ -623,12 +627,12 @@ async def test_sync_when_up_to_date_ahead_or_on_another_hand(table):
     await close_all(alice, others)
 
 
-async def test_a_missed_broadcast_is_filled_with_a_snapshot(table):
+async def test_a_lost_broadcast_is_filled_in_from_the_stored_events(table):
     room, sessions = table
     alice = await joined(room, sessions[0])
     others = await seated(room, sessions[1:])
     hand_id = (await dealt(room, [alice] + others))["hand"]["id"]
-    # Move the hand on without telling anyone, as if a pub/sub message were lost.
+    # Move the hand on without telling anyone, as if pub/sub messages were lost.
     from rooms import notify
 
     real = notify._send
@@ -638,9 +642,14 @@ async def test_a_missed_broadcast_is_filled_with_a_snapshot(table):
     finally:
         notify._send = real
     await _play(hand_id, 1)
-    snap = await alice.expect("snapshot")
-    assert snap["version"] == 3 and not [f for f in alice.frames if f["type"] == "event"]
-    await close_all(alice, others)
+    events = [await alice.expect("event") for _ in range(3)]
+    assert [event["version"] for event in events] == [1, 2, 3]
+    assert "view" not in events[0] and "view" not in events[1] and events[2]["view"]["version"] == 3
+    assert all(event["event"]["seat"] in range(5) for event in events)
+    await asyncio.sleep(0.3)
+    await alice.nothing(0.1)
+    assert [f["version"] for f in alice.frames if f["type"] == "event"] == [1, 2, 3]  # no repeats
+    assert [f["type"] for f in alice.frames].count("snapshot") == 2  # on connect, on the deal
 
 
 async def test_a_room_dissolved_while_connected_sends_a_snapshot(table):
