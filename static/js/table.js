@@ -348,7 +348,8 @@ function renderPrompt() {
   const v = view();
   const prompt = $("prompt");
   const buttons = [];
-  if (v && running() && mySeat() !== null && v.phase !== "playing") {
+  const mine = mySeat() !== null ? store.seats[mySeat()] : null;
+  if (v && running() && mine && !mine.trustee && v.phase !== "playing") {
     const busy = Boolean(conn.pending) || !conn.open;
     const button = (label, action, extra = {}) => el("button", {
       type: "button", class: extra.class || "", disabled: busy, dataset: { action: action.type, ...(extra.dataset || {}) },
@@ -383,6 +384,9 @@ function renderPrompt() {
     el("button", { type: "button", class: "small", onclick: () => { ui.picker = false; renderPrompt(); }, text: T.cancel })) : null;
   if (!may("call")) ui.picker = false;
   prompt.hidden = !buttons.length;
+  const signature = [...buttons, ...(picker ? [picker] : [])].map((node) => `${node.dataset.action || ""}|${node.textContent}|${node.disabled}`).join(";");
+  if (signature === ui.promptSignature) return;
+  ui.promptSignature = signature;
   prompt.replaceChildren(el("div", { class: "buttons" }, buttons), picker || "");
 }
 
@@ -474,7 +478,7 @@ function renderControls() {
     type: "button", class: extra.class || "", disabled: extra.disabled || false,
     dataset: { action }, onclick, text: label, "aria-keyshortcuts": extra.keys });
   const seat = seated ? store.seats[mySeat()] : null;
-  if (v && running() && seated && v.phase === "playing" && myTurn()) {
+  if (v && running() && seated && seat && !seat.trustee && v.phase === "playing" && myTurn()) {
     const leading = !v.table.top;
     if (may("play") || leading) {
       nodes.push(button(T.play, "play", playSelected, { class: "primary", disabled: busy || !ui.selected.size, keys: "Enter" }));
