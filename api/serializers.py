@@ -168,7 +168,7 @@ class SeatPlayerSerializer(serializers.Serializer):
 
 class HandSerializer(HandBriefSerializer):
     room = serializers.IntegerField(source="room_id")
-    players = SeatPlayerSerializer(many=True)
+    players = SeatPlayerSerializer(source="seat_players", many=True)
     view = serializers.JSONField(help_text="engine.view(state, None): what a spectator sees now")
     record_visible = serializers.BooleanField(help_text="whether you may read the full record")
 
@@ -199,7 +199,7 @@ class HandRecordSerializer(HandBriefSerializer):
     room = serializers.IntegerField(source="room_id")
     seed = serializers.CharField(help_text="decimal: the deal's random seed (too large for a JavaScript number)")
     options = serializers.JSONField(help_text="engine options the hand was dealt under")
-    players = SeatPlayerSerializer(many=True)
+    players = SeatPlayerSerializer(source="seat_players", many=True)
     tribute = serializers.JSONField(help_text="进贡 debts paid in cards at this deal (engine form)")
     deal = DealField(help_text="hands: each seat's cards at the start of bidding; qingdao: tribute_paid, threes (买3)")
     actions = RecordActionSerializer(many=True)

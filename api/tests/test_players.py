@@ -7,7 +7,6 @@ from rest_framework.authtoken.models import Token
 
 from api.tests.conftest import entry
 from rooms.services import player_guest
-from scoring.models import LedgerEntry
 from scoring.services import ledger_adjust
 
 

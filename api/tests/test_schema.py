@@ -31,6 +31,14 @@ def test_the_schema_is_openapi_3_and_lists_every_endpoint(api, db):
     ]
 
 
+def test_the_schema_validates_without_warnings(tmp_path):
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
+
+    assert "/api/leaderboard/" in (tmp_path / "schema.yaml").read_text()
+
+
 @pytest.mark.parametrize("page", ["/api/docs/", "/api/redoc/"])
 def test_the_documentation_pages_load_their_scripts_from_our_own_static_files(api, db, page):
     response = api.get(page)

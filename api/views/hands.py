@@ -1,0 +1,101 @@
+"""Hands: what a spectator sees of a hand and its events; an ended hand's full record.
+
+Anything about a running hand goes through the engine's spectator views
+(`engine.view(state, None)`, `engine.event_view(event, None)`): hidden cards, a 暗保 guard
+or a silent declaration never leave the server. Once the hand has ended its whole record
+(deal, every full event) is for its players — or for everyone if the room says so.
+"""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api import serializers as s
+from api.errors import Conflict
+from api.views.common import ERROR, HAND_BRIEF, ID, NOT_FOUND, THROTTLED, parse_query
+from baohuang import engine
+from rooms.models import Hand, HandEvent, Player
+
+
+def _seat_players(hand: Hand) -> list[dict]:
+    """Who was dealt into each seat (one query for the five)."""
+    players = Player.objects.filter(pk__in=[pk for pk in hand.players if pk is not None]).only(
+        "id", "display_name", "username", "is_bot")
+    by_id = {player.pk: {"id": player.pk, "display_name": str(player), "is_bot": player.is_bot} for player in players}
+    return [{"seat": seat, "player": by_id.get(pk)} for seat, pk in enumerate(hand.players)]
+
+
+def record_visible(hand: Hand, user) -> bool:
+    """An ended hand's full record: its players and staff, or everyone if the room says so."""
+    if hand.running:
+        return False
+    if hand.room.options.get("public_records", False):
+        return True
+    return bool(user.is_authenticated and (user.is_staff or user.pk in hand.players))
+
+
+def _hand(pk: int) -> Hand:
+    return get_object_or_404(Hand.objects.select_related("room").only(*HAND_BRIEF, "players", "state",
+                             "room__options"), pk=pk)
+
+
+class HandView(APIView):
+    """A hand now, as a spectator sees it (`engine.view(state, None)`). 2 queries."""
+
+    @extend_schema(parameters=[ID], responses={200: s.HandSerializer, **NOT_FOUND})
+    def get(self, request, pk: int):
+        hand = _hand(pk)
+        hand.view = engine.view(hand.state, None)
+        hand.record_visible = record_visible(hand, request.user)
+        hand.seat_players = _seat_players(hand)
+        return Response(s.HandSerializer(hand).data)
+
+
+class HandEventsView(APIView):
+    """A hand's events as a spectator sees them (`engine.event_view(event, None)`). 2 queries."""
+
+    @extend_schema(parameters=[ID, s.EventsQuery], responses={200: s.PublicEventSerializer(many=True), 400: ERROR,
+                                                           **NOT_FOUND})
+    def get(self, request, pk: int):
+        since = parse_query(s.EventsQuery, request)["since"]
+        hand = get_object_or_404(Hand.objects.only("id"), pk=pk)
+        events = (HandEvent.objects.filter(hand=hand, version__gt=since).order_by("version")
+                  .only("version", "seat", "event", "by_trustee", "created"))
+        data = [{"version": event.version, "seat": event.seat, "by_trustee": event.by_trustee,
+                 "created": event.created, "event": engine.event_view(event.event, None)} for event in events]
+        return Response(s.PublicEventSerializer(data, many=True).data)
+
+
+class HandRecordView(APIView):
+    """An ended hand's full record for replay: seed, deal, every action, places, scores, tribute. 3 queries.
+
+    Visible to the hand's players and staff, and to everyone when the room's option
+    `public_records` is on; a running hand has no record yet (409 `hand_running`).
+    """
+
+    @extend_schema(parameters=[ID], responses={200: s.HandRecordSerializer, 401: ERROR, 403: ERROR, 404: ERROR,
+                              409: OpenApiResponse(ERROR, description="hand_running: the hand has not ended"),
+                              **THROTTLED})
+    def get(self, request, pk: int):
+        hand = get_object_or_404(Hand.objects.select_related("room").defer("state"), pk=pk)
+        if hand.running:
+            raise Conflict("The record is published when the hand ends.", code="hand_running")
+        if not record_visible(hand, request.user):
+            if not request.user.is_authenticated:
+                self.permission_denied(request)  # 401: log in as one of its players
+            self.permission_denied(request, message="Only the hand's players may read its record.")
+        hand.seat_players = _seat_players(hand)
+        hand.deal = _deal(hand)
+        hand.actions = list(HandEvent.objects.filter(hand=hand).order_by("version")
+                            .values("version", "seat", "action", "event", "by_trustee", "created"))
+        return Response(s.HandRecordSerializer(hand).data)
+
+
+def _deal(hand: Hand) -> dict:
+    """Each seat's cards when bidding began, rebuilt from the seed (the engine deals exactly)."""
+    dealt = engine.new_hand(hand.preset, hand.seed, options=hand.options, tribute=tuple(hand.tribute))
+    deal = {"hands": dealt["hands"]}
+    if hand.preset == "qingdao":
+        deal.update(tribute_paid=dealt["tribute_paid"], threes=dealt["threes"])
+    return deal
