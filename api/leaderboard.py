@@ -60,7 +60,9 @@ def _per_player(*, since: bool, preset: bool) -> str:
     if not since:
         # All time: LedgerTotal holds ~one row per player and preset (kept by scoring.services).
         where = "WHERE t.preset = %(preset)s" if preset else ""
-        return f"""SELECT t.player_id, SUM(t.points) AS points, SUM(t.hands) AS hands, SUM(t.wins) AS wins
+        # Cast: PostgreSQL sums bigints as numeric, which is slower to sort and rank.
+        return f"""SELECT t.player_id, CAST(SUM(t.points) AS BIGINT) AS points,
+                          CAST(SUM(t.hands) AS BIGINT) AS hands, CAST(SUM(t.wins) AS BIGINT) AS wins
                      FROM {LedgerTotal._meta.db_table} t {where}
                     GROUP BY t.player_id"""
     # A period: the entries since its start, read from the covering index on `created`.
