@@ -3,10 +3,12 @@
 schemathesis generates requests from /api/schema/ for every operation and sends them to the
 in-process WSGI app, anonymously and with a player's token, at ids that exist and ids that
 do not; every response must be documented and match its schema, and none may be a 5xx.
+A second pass sends requests that break the schema: they too must never cause a 5xx.
 """
 
 import pytest
 import schemathesis
+from schemathesis.generation.modes import GenerationMode
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
@@ -90,6 +92,27 @@ def test_schemathesis_finds_no_server_errors_and_no_schema_violations(world, wsg
                 case.path_parameters["id"] = known  # an object that exists, not only random ids
             headers = {"Authorization": f"Token {world['token']}"} if login else {}
             case.call_and_validate(headers=headers)
+
+        check()
+
+
+def test_schemathesis_invalid_requests_get_no_server_error(world, wsgi_app):
+    """Requests that break the schema (bad types, out-of-range values) are refused, never a 5xx."""
+    schema = schemathesis.openapi.from_wsgi("/api/schema/", wsgi_app)
+
+    operations = [result.ok() for result in schema.get_all_operations()]
+    # Only operations with inputs can be sent invalid ones (/api/me/ takes none).
+    with_inputs = [op for op in operations if len(op.path_parameters) or len(op.query) or len(op.body)]
+    assert len(with_inputs) == 10
+
+    for operation in with_inputs:
+        @hypothesis_settings(max_examples=EXAMPLES_PER_OPERATION // 2, deadline=None, database=None,
+                             suppress_health_check=list(HealthCheck))
+        @given(case=operation.as_strategy(generation_mode=GenerationMode.NEGATIVE), login=st.booleans())
+        def check(case, login):
+            headers = {"Authorization": f"Token {world['token']}"} if login else {}
+            response = case.call(headers=headers)
+            assert response.status_code < 500, (case.as_curl_command(), response.status_code)
 
         check()
 
