@@ -18,7 +18,7 @@ from rest_framework.authtoken.models import Token
 from api.tests.conftest import entry, play_some
 from rooms.services import hand_start, player_bot, room_create, room_dissolve
 
-EXAMPLES_PER_OPERATION = 40
+EXAMPLES_PER_OPERATION = 30
 
 
 def test_the_schema_is_openapi_3_and_lists_every_endpoint(api, db):

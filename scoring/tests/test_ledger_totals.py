@@ -37,13 +37,17 @@ def test_totals_follow_hands_leaving_tribute_points_and_adjustments(full_table, 
     assert {row[1] for row in totals()} == {"qingdao", ""}
 
 
-def test_rebuilding_the_totals_from_the_ledger_changes_nothing(full_table):
-    room = full_table("classic")
-    play_to_end(hand_start(room_id=room.pk).pk)
+def test_rebuilding_the_totals_from_the_ledger_changes_nothing(full_table, players):
+    room = full_table("lianzhong")
+    player_kick(room_id=room.pk, player=players[1])  # −40 in lianzhong
+    ledger_adjust(player=players[1], points=12, note="refund")
+    ledger_adjust(player=players[2], points=-3, note="penalty")
     before = totals()
 
-    assert totals_rebuild() == 5
+    assert totals_rebuild() == 3
     assert totals() == before == sums_of_the_ledger()
+    assert before == [(players[1].pk, "", 12, 0, 0), (players[1].pk, "lianzhong", -40, 0, 0),
+                      (players[2].pk, "", -3, 0, 0)]
 
 
 def test_a_side_wins_by_the_outcome_of_the_emperor_side():
