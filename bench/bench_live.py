@@ -46,6 +46,11 @@ def parse_args():
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
     parser.add_argument("--conn-max-age", type=int, default=60,
                         help="the server's CONN_MAX_AGE (persistent database connections)")
+    parser.add_argument("--deflate", action="store_true",
+                        help="keep WebSocket permessage-deflate on (Uvicorn's default; it costs ~0.5 ms of "
+                        "CPU per frame here, so the measured server runs without it)")
+    parser.add_argument("--url", help="a running server to measure instead (ws://host:port, started with "
+                        "BENCH_ECHO=1 against --database and --redis); default: start one")
     return parser.parse_args()
 
 
@@ -253,7 +258,9 @@ def report(rooms: int, game: Stats, game_seconds: float, echo: Stats, echo_secon
               f"   errors {len(stats.errors)}")
         return p50
 
-    print(f"{rooms} rooms × 5 clients, one hand each (latency: sent → all five seats have it)")
+    load = os.getloadavg()[0]
+    print(f"{rooms} rooms × 5 clients, one hand each (latency: sent → all five seats have it); "
+          f"load average {load:.1f} on {os.cpu_count()} cores")
     ours = line("game", game, game_seconds)
     ceiling = line("echo", echo, echo_seconds)
     print(f"game p50 / echo p50 = {ours / ceiling:.2f}×  (goal ≤ 3×)")
@@ -276,14 +283,18 @@ def main():
     env = server_env(database=args.database, redis=args.redis, prefix=prefix, BENCH_ECHO=1,
                      CONN_MAX_AGE=args.conn_max_age, CELERY_QUEUE=f"{prefix}celery")
     tables = make_tables(args.rooms, args.preset)
-    server = Server(env=env, log_path=ROOT / "var" / "bench_live_uvicorn.log").start()
-    try:
-        game, game_seconds, echo, echo_seconds = asyncio.run(run(server.ws_url, tables))
-    finally:
-        server.stop()
-        import redis
+    if args.url:
+        game, game_seconds, echo, echo_seconds = asyncio.run(run(args.url, tables))
+    else:
+        options = () if args.deflate else ("--ws-per-message-deflate", "false")
+        server = Server(env=env, log_path=ROOT / "var" / "bench_live_uvicorn.log", options=options).start()
+        try:
+            game, game_seconds, echo, echo_seconds = asyncio.run(run(server.ws_url, tables))
+        finally:
+            server.stop()
+            import redis
 
-        redis.Redis.from_url(args.redis).delete(f"{prefix}celery")  # timers nobody will run
+            redis.Redis.from_url(args.redis).delete(f"{prefix}celery")  # timers nobody will run
     report(args.rooms, game, game_seconds, echo, echo_seconds)
 
 

@@ -14,6 +14,7 @@ from collections import OrderedDict, deque
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.consumer import get_handler_name
 
 from baohuang import engine
 from rooms import presence
@@ -309,7 +310,23 @@ def parse_frame(text_data: str | None) -> dict:
 # -- the consumer -----------------------------------------------------------------------
 
 
-class RoomConsumer(AsyncWebsocketConsumer):
+class DirectDispatch:
+    """Dispatch without Channels' `aclose_old_connections()` before every message.
+
+    That call is a hop through Channels' single sync thread for each frame and each group
+    message — five per action at a full table. These consumers never touch the database
+    on the event loop: every query runs through `db`, whose thread closes stale
+    connections before and after, so the hop buys nothing.
+    """
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """One socket watching or playing in one room (`/ws/rooms/<id>/`)."""
 
     HANDLERS = ("sit", "leave", "start", "act", "trustee", "chat", "ping", "sync")
@@ -583,7 +600,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_json(frame)
 
 
-class EchoConsumer(AsyncWebsocketConsumer):
+class EchoConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """Benchmark ceiling (`BENCH_ECHO=1` only): each text frame goes through the channel
     layer to the group `echo-<name>` and back out, unchanged, to every member socket."""
 

@@ -323,12 +323,14 @@ def database_url(settings_dict: dict) -> str:
 class Server:
     """One Uvicorn process serving `baohuang.asgi:application` on a free port."""
 
-    def __init__(self, *, env: dict, port: int | None = None, log_path: Path | None = None):
+    def __init__(self, *, env: dict, port: int | None = None, log_path: Path | None = None,
+                 options: tuple[str, ...] = ()):
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.env = env
         self.log_path = log_path
+        self.options = options  # more uvicorn options, e.g. ("--ws-per-message-deflate", "false")
         self.process = None
 
     def start(self, wait: float = 60.0) -> "Server":
@@ -339,7 +341,7 @@ class Server:
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "baohuang.asgi:application", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning", "--ws-max-size", "65536"],
+             "--port", str(self.port), "--log-level", "warning", "--ws-max-size", "65536", *self.options],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
         return self
