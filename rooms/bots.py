@@ -39,16 +39,22 @@ def bot_act(*, hand_id: int, seat: int, version: int):
     """The bot in ``seat`` plays its move at ``version``; None when there is nothing to do
     (the hand moved on, ended, or the seat holds no bot)."""
     hand = Hand.objects.filter(pk=hand_id).first()
-    if hand is None or not hand.running or hand.version != version:
-        return None
-    if seat not in engine.actors(hand.state):
+    if hand is None:
         return None
     row = Seat.objects.select_related("player").get(room_id=hand.room_id, index=seat)
-    if row.player_id is None or not row.player.is_bot:
+    return bot_move(hand=hand, seat=row, version=version)
+
+
+def bot_move(*, hand: Hand, seat: Seat, version: int):
+    """`bot_act` for rows already read (the Celery task has them)."""
+    if not hand.running or hand.version != version or seat.index not in engine.actors(hand.state):
         return None
-    action = engine.autoplay(hand.state, seat, BOT_POLICY)
+    if seat.player_id is None or not seat.player.is_bot:
+        return None
+    action = engine.autoplay(hand.state, seat.index, BOT_POLICY)
     try:
-        return hand_act(hand_id=hand_id, seat=seat, action=action, expected_version=version, player=row.player)
+        return hand_act(hand_id=hand.pk, seat=seat.index, action=action, expected_version=version,
+                        player=seat.player)
     except ServiceError as error:
         if error.code in MOVED_ON:
             return None

@@ -10,10 +10,11 @@ duplicated or lost message is harmless, and nothing ever needs revoking.
   bot's own move. In a declaration step every silent seat is awaited: each answer opens
   the next decision at the same deadline, so the seats are answered for one by one.
 - `seat_move(hand_id, version, seat)`: a seat under 托管 (`hand_act_for(reason=
-  "trustee")`) or a bot (`rooms.bots.bot_act`) moves, after the room's `trustee_delay`.
-- `sweep_overdue()`: Celery beat runs it every `SWEEP_SECONDS`; it acts on every decision
-  overdue by more than `SWEEP_GRACE_SECONDS` and every 托管 / bot move that is that late —
-  their task was lost (a worker killed mid-countdown, a broker that refused the message).
+  "trustee")`) or a bot (`rooms.bots.bot_move`) moves, after the room's `trustee_delay`.
+- `sweep_overdue()`: Celery beat runs it every `baohuang.celery.SWEEP_SECONDS` (5 s); it
+  acts on every decision overdue by more than `SWEEP_GRACE_SECONDS` and every 托管 / bot
+  move that is that late — their task was lost (a worker killed mid-countdown, a broker
+  that refused the message).
 
 `schedule_decision(hand)` is what `rooms.notify.decision_opened` calls after commit.
 """
@@ -26,7 +27,6 @@ from django.db.models import Q
 from django.utils import timezone
 
 from baohuang import engine
-from baohuang.celery import SWEEP_SECONDS  # noqa: F401  (the beat period, re-exported for readers)
 from rooms.models import Hand, Seat
 
 log = logging.getLogger(__name__)
@@ -111,11 +111,11 @@ def seat_move(hand_id: int, version: int, seat: int) -> str:
 def _act(hand: Hand, seat: Seat, *, reason: str) -> str:
     """Bots play their own move (a bot is never under 托管); anyone else through
     `hand_act_for`, which puts a timed-out seat under 托管."""
-    from rooms.bots import bot_act
+    from rooms.bots import bot_move
     from rooms.services import hand_act_for
 
     if is_bot(seat):
-        change = bot_act(hand_id=hand.pk, seat=seat.index, version=hand.version)
+        change = bot_move(hand=hand, seat=seat, version=hand.version)
     else:
         change = hand_act_for(hand_id=hand.pk, seat=seat.index, version=hand.version, reason=reason)
     return "moved" if change is None else f"acted:{reason}"

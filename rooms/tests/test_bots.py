@@ -9,7 +9,7 @@ from rooms.bots import BOT_POLICY, bot_act, seat_add_bot
 from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, seat_take
-from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
+from rooms.tests.worker import celery_workers, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
 
 
@@ -89,29 +89,33 @@ def test_a_bot_plays_the_strong_policys_move_and_ignores_a_stale_version():
 # --- a table of bots, with a real worker ------------------------------------------------------
 
 
-def play_own_turns(hand_ids: list[int], seat: int, *, seconds: float) -> list[Hand]:
+def play_own_turns(hand_ids: list[int], seat: int, *, seconds: float) -> None:
     """Alice acts on her own turns only, in every hand, until they all end (a void hand,
     黄庄, is followed by its redeal)."""
     end = time.monotonic() + seconds
-    running = list(hand_ids)
+    running = {hand_id: None for hand_id in hand_ids}  # hand → the version last looked at
     while running and time.monotonic() < end:
-        for index, hand_id in enumerate(running):
+        for hand_id, seen in list(running.items()):
+            version, over = Hand.objects.filter(pk=hand_id).values_list("version", "ended").get()
+            if over is not None:
+                del running[hand_id]
+                redeal = Hand.objects.filter(room__hands=hand_id, ended__isnull=True).first()
+                if redeal is not None:  # 黄庄: the same table plays the redeal
+                    running[redeal.pk] = None
+                continue
+            if version == seen:
+                continue  # nothing new: do not load the state again
+            running[hand_id] = version
             hand = Hand.objects.get(pk=hand_id)
-            if not hand.running:
-                redeal = Hand.objects.filter(room=hand.room_id, ended__isnull=True).first()
-                running[index] = redeal.pk if redeal and hand.result.get("void") else None
-            elif seat in engine.actors(hand.state):
+            if seat in engine.actors(hand.state):
                 action = engine.autoplay(hand.state, seat, "strong")
                 try:
                     hand_act(hand_id=hand_id, seat=seat, action=action, expected_version=hand.version)
                 except ServiceError as error:
                     assert error.code == "stale_version"  # a bot answered in the same window first
-        finished = [hand_id for hand_id in running if hand_id is None]
-        running = [hand_id for hand_id in running if hand_id is not None]
-        if not finished:
-            time.sleep(0.02)
+        time.sleep(0.02)
     if running:
-        pytest.fail(f"hands {running} did not end within {seconds} s")
+        pytest.fail(f"hands {sorted(running)} did not end within {seconds} s")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -51,8 +51,8 @@ class Worker:
         env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.CELERY_BROKER_URL,
                "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "baohuang", "worker", "-B", "--pool", "threads", "--concurrency", "4",
-             "--loglevel", "INFO", "--hostname", f"timers-{uuid.uuid4().hex[:8]}@%h",
+            [sys.executable, "-m", "celery", "-A", "baohuang", "worker", "-B",
+             "--pool", "threads", "--concurrency", "4", "--loglevel", "INFO", "--hostname", f"timers-{uuid.uuid4().hex[:8]}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat",
              "--schedule", str(self.schedule)],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
