@@ -54,6 +54,11 @@ class Standing:
     def win_rate(self) -> float:
         return win_rate(self.wins, self.hands)
 
+    def as_json(self) -> dict:
+        """The row as `api.serializers.StandingSerializer` describes it (built directly: hot path)."""
+        return {"rank": self.rank, "player": {"id": self.player_id, "display_name": self.display_name, "is_bot": False},
+                "points": self.points, "hands": self.hands, "wins": self.wins, "win_rate": self.win_rate}
+
 
 def _per_player(*, since: bool, preset: bool) -> str:
     """Points, hands and wins per player: from the running totals for all time, else the ledger."""

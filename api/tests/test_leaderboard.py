@@ -124,3 +124,14 @@ def test_unknown_filter_values_are_refused_with_their_names(api, db, params):
 
     assert response.status_code == 400
     assert response.json()["code"] == "invalid" and set(response.json()["fields"]) == set(params)
+
+
+def test_a_row_has_exactly_the_documented_shape(api, alice):
+    from api.serializers import StandingSerializer
+
+    entry(alice, 2, won=True)
+
+    row = board(api)["results"][0]
+
+    assert set(row) == set(StandingSerializer().fields)
+    assert set(row["player"]) == {"id", "display_name", "is_bot"}
