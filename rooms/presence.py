@@ -48,5 +48,5 @@ def seat_disconnected(*, room_id: int, player: Player) -> None:
 @transaction.atomic
 def seat_take_online(*, room_id: int, player: Player, index: int | None) -> Seat:
     """Sit down from a live socket: take the seat and show it online, in one transaction."""
-    seat = seat_take(room_id=room_id, player=player, index=index)
+    seat_take(room_id=room_id, player=player, index=index)
     return seat_online(room_id=room_id, player=player, online=True)
