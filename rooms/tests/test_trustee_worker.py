@@ -13,7 +13,8 @@ from baohuang import engine
 from rooms.bots import seat_add_bot
 from rooms.errors import ServiceError
 from rooms.models import Hand, Room, Seat
-from rooms.services import hand_start, player_guest, room_create, room_dissolve, seat_leave, seat_take, trustee_set
+from rooms.services import (hand_act_for, hand_start, player_guest, room_create, room_dissolve, seat_leave,
+                            seat_take, trustee_set)
 from rooms.tasks import schedule_decision
 from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
@@ -120,3 +121,25 @@ def test_a_player_who_leaves_mid_hand_is_played_for_to_the_end(worker):
     assert hand.scored and hand.events.filter(seat=0, by_trustee=True).exists()
     room.refresh_from_db()
     assert room.status == Room.Status.DISSOLVED
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("policy, lead", [("baseline", "7S"), ("strong", "KS KH")])
+def test_the_room_chooses_the_policy_that_plays_for_a_timed_out_seat(policy, lead):
+    # Nobody else holds two cards: the strong policy keeps the lead with K K, the baseline
+    # plays its smallest single.
+    alice = player_guest(nickname="alice")
+    room = room_create(creator=alice, name="托管", preset="lianzhong",
+                       options={"hold_sixes": False, "trustee_policy": policy})
+    seat_take(room_id=room.pk, player=alice, index=0)
+    for _ in range(4):
+        seat_add_bot(room_id=room.pk, by=alice)
+    hand = hand_start(room_id=room.pk)
+    state = engine.state_from_hands("lianzhong", ["BJ* KS KH 7S", "5C", "SJ*", "7C", "TS"], emperor=0,
+                                    guard=2, options={"hold_sixes": False})
+    Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+
+    hand_act_for(hand_id=hand.pk, seat=0, version=0, reason="timeout")
+
+    event = hand.events.get(version=1)
+    assert event.action == {"seat": 0, "type": "play", "cards": lead} and event.by_trustee
