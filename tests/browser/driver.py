@@ -40,6 +40,7 @@ class Seat:
         self.context = context
         self.page: Page = context.new_page()
         self.page.set_viewport_size(viewport)
+        self.keyboard = False  # play with the keyboard shortcuts instead of clicks
         self.console: list[str] = []
         self.page.on("console", lambda message: self.console.append(f"{message.type}: {message.text}"))
         self.page.on("pageerror", lambda error: self.console.append(f"pageerror: {error}"))
@@ -147,6 +148,18 @@ class Seat:
         if phase == "declaring":
             self.click("#prompt [data-action=declare][data-what=none]")
             return "declare none"
+        if phase == "playing" and self.keyboard:
+            # Keys only: H picks a hint, Enter plays it, P passes (the buttons' shortcuts).
+            # A person presses once the button is there to press (not while a move is pending).
+            if not now["pass"]:
+                self.page.keyboard.press("h")
+                expect(self.page.locator("#hand .card.selected").first).to_be_visible()
+                expect(self.page.locator("#controls [data-action=play]")).to_be_enabled()
+                self.page.keyboard.press("Enter")
+                return "play (keys)"
+            expect(self.page.locator("#controls [data-action=pass]")).to_be_enabled()
+            self.page.keyboard.press("p")
+            return "pass (keys)"
         if phase == "playing":
             leading = not now["pass"]
             if leading or (now["hint"] and rng.random() < follow_rate):

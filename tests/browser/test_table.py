@@ -39,6 +39,28 @@ def reload_mid_hand(seat: Seat) -> None:
     seat.screenshot("table-after-reload")
 
 
+def try_an_illegal_follow(seats: list[Seat]) -> bool:
+    """If a seat is following a set of two or more cards, click one card and 出牌: the
+    page must explain the refusal with the server's own message. True once done."""
+    for seat in seats:
+        now = seat.buttons()
+        if not (now["myTurn"] and now["pass"]):
+            continue
+        top = seat.page.evaluate("() => window.bhTable.store.hand.view.table.top.cards.length")
+        if top < 2:
+            continue
+        version = now["version"]
+        seat.page.locator("#hand .card").last.click()
+        seat.click("#controls [data-action=play]")
+        notice = seat.page.locator("#notice.error")
+        expect(notice).to_contain_text("张数")  # the page's own words for wrong_size …
+        expect(notice).to_contain_text("does not beat the set on the table")  # … and the server's
+        assert seat.version() == version  # nothing changed
+        seat.click("#controls [data-action=clear]")
+        return True
+    return False
+
+
 def hand_of_room(room_id: int, number: int = 1):
     from rooms.models import Hand
 
@@ -79,8 +101,12 @@ def test_five_players_click_a_hand_of_each_preset_to_the_score_sheet(browser, se
         expect(seats[0].page.locator("#table")).to_have_attribute("data-running", "1")
         tables[preset] = (room, seats)
 
+    refused = []
+
     def on_move(preset, seats):
         def hook(moves):
+            if preset == "classic" and moves >= 10 and not refused and try_an_illegal_follow(seats):
+                refused.append(moves)
             if moves == 30:
                 seats[0].screenshot(f"table-{preset}-desktop")
                 seats[1].screenshot(f"table-{preset}-phone")
@@ -91,6 +117,7 @@ def test_five_players_click_a_hand_of_each_preset_to_the_score_sheet(browser, se
     games = [Game(seats, rng=random.Random(index), name=preset, on_move=on_move(preset, seats))
              for index, (preset, (room, seats)) in enumerate(tables.items())]
     play_games(games, timeout=420)
+    assert refused, "no seat ever followed a set of two or more cards"
 
     for preset, (room, seats) in tables.items():
         seats[0].screenshot(f"score-sheet-{preset}-desktop")
@@ -112,13 +139,15 @@ def test_five_players_click_a_hand_of_each_preset_to_the_score_sheet(browser, se
 
 @pytest.mark.django_db(transaction=True)
 def test_one_human_and_four_bots_play_a_hand_through_a_dropped_socket(browser, server, bot_worker, seats_to_close):
-    """The human clicks every own move; once, the socket drops right after a move is sent:
-    the page reconnects, re-sends it with the same client_id, and it is applied once."""
+    """The human makes every own move (plays with the keyboard shortcuts); once, the socket
+    drops right after a move is sent: the page reconnects, re-sends it with the same
+    client_id, and it is applied once."""
     from rooms.models import HandEvent
 
     human = Seat(browser, server.url, "alice", viewport=PHONE)
     seats_to_close.append(human)
     human.become_guest()
+    human.keyboard = True  # this player plays with the keys (H, Enter, P)
     room = human.create_room("lianzhong", bots=4, pause=0)
     expect(human.page.locator(".seat .badge.bot")).to_have_count(4)
     human.click("[data-action=start]")
