@@ -122,7 +122,9 @@ def main() -> None:
         analyze()
         print(f"seeded {PLAYERS} players and {ENTRIES} ledger entries in {time.perf_counter() - start:.1f} s")
     total = LedgerEntry.objects.count()
-    print(f"ledger: {total} entries; {REQUESTS} requests per case, in process; times in ms")
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"ledger: {total} entries; {REQUESTS} requests per case, in process; times in ms; "
+          f"load average {load} on {os.cpu_count()} CPUs")
     rates = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None}}
     with override_settings(REST_FRAMEWORK=rates):
         client = Client()
