@@ -280,14 +280,16 @@ def quick_action(state: dict, seat: int) -> dict:
     return {key: value for key, value in action.items() if key != "seat"}
 
 
-async def play_hand(clients: list, hand_id: int, state: dict) -> dict:
+async def play_hand(clients: list, hand_id: int, state: dict, *, moves: int | None = None,
+                    played: dict | None = None) -> tuple[dict, dict]:
     """Each awaited seat plays `quick_action` through its own socket (`clients[seat]`) until
-    the hand ends; every client then has every event. The caller passes the dealt state,
-    which this follows on its own copy. Returns the cards played, by version."""
+    the hand ends (or for `moves` moves); every client (None: away) then has every event. The
+    caller passes the current state, which this follows on its own copy. Returns the state
+    reached and the cards played, by version (added to `played`)."""
     from baohuang import engine
 
-    played = {}
-    while engine.result(state) is None:
+    played = {} if played is None else played
+    while engine.result(state) is None and (moves is None or moves > 0):
         seat, version = engine.actors(state)[0], state["version"]
         action = quick_action(state, seat)
         await clients[seat].send({"type": "act", "action": action, "expected_version": version,
@@ -297,9 +299,11 @@ async def play_hand(clients: list, hand_id: int, state: dict) -> dict:
         state, _ = engine.apply(state, {**action, "seat": seat})
         if action["type"] == "play":
             played[version + 1] = action["cards"].split()
+        moves = None if moves is None else moves - 1
     for client in clients:
-        await client.until_version(hand_id, state["version"])
-    return played
+        if client is not None:  # a seat whose socket is away
+            await client.until_version(hand_id, state["version"])
+    return state, played
 
 
 # -- real servers ---------------------------------------------------------------------

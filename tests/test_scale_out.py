@@ -1,9 +1,10 @@
 """Scale-out: two Uvicorn processes on different ports, sharing PostgreSQL and Redis, serve
 one room; players connected to different processes play a whole hand together over real
-sockets."""
+sockets, and one of them drops mid-hand and comes back through the other process."""
 
 import pytest
 
+from baohuang import engine
 from rooms.models import Hand, Seat
 from tests.live import SocketClient, db, end_lingering_connections, play_hand, session_key
 
@@ -47,13 +48,37 @@ async def test_players_on_two_server_processes_play_a_whole_hand_together(live_s
             await client.expect("snapshot", where=lambda f: f["hand"] is not None and f["hand"]["running"])
         hand = await db(lambda: Hand.objects.get(room=room))()
 
-        await play_hand(everyone, hand.pk, hand.state)
+        state, _ = await play_hand(everyone, hand.pk, hand.state, moves=20)
+        # Bob's connection to the second process drops; he comes back through the first,
+        # is current at once (snapshot) and gets what he missed (`missed`).
+        await clients[1].close()
+        await clients[0].expect("presence", where=lambda f: f["seat"]["index"] == 1 and not f["seat"]["online"])
+        away = [None if seat == 1 else client for seat, client in enumerate(everyone)]
+        for _ in range(3):  # the others play on while he is away (until it is his turn)
+            if 1 in engine.actors(state):
+                break
+            state, _ = await play_hand(away, hand.pk, state, moves=1)
+        left_at = 20
+        bob = SocketClient(f"{first.ws_url}/ws/rooms/{room.pk}/", session=sessions[1])
+        await bob.connect()
+        snap = await bob.expect("snapshot")
+        assert snap["version"] == state["version"] and snap["seats"][1]["online"]
+        await bob.send({"type": "sync", "hand": hand.pk, "version": left_at})
+        missed = await bob.expect("missed")
+        assert [entry["version"] for entry in missed["events"]] == list(range(left_at + 1, state["version"] + 1))
+        before = [frame["version"] for frame in clients[1].frames if frame["type"] == "event"]
+        assert before + [entry["version"] for entry in missed["events"]] == list(range(1, snap["version"] + 1))
+        clients[1] = everyone[1] = bob
+        back_at = snap["version"]
+
+        await play_hand(everyone, hand.pk, state)
 
         hand = await db(lambda: Hand.objects.get(pk=hand.pk))()
         assert hand.phase == "ended" and hand.scored
         for seat, client in enumerate(everyone):
             versions = [f["version"] for f in client.frames if f["type"] == "event"]
-            assert versions == list(range(1, hand.version + 1)), f"client {seat} missed or repeated events"
+            first_version = back_at + 1 if seat == 1 else 1
+            assert versions == list(range(first_version, hand.version + 1)), f"client {seat} missed or repeated events"
             final = await client.expect("snapshot", where=lambda f: not f["hand"]["running"])
             assert final["hand"]["view"]["result"]["scores"] == hand.result["scores"]
     finally:

@@ -183,7 +183,7 @@ async def test_no_frame_leaks_a_card_or_a_hidden_role(full_table, players, monke
     hand = await db(hand_start)(room_id=room.pk)
     for client in clients:
         await client.expect("snapshot", where=lambda frame: frame["hand"] is not None)
-    played = await play_hand(clients, hand.pk, await db(lambda: Hand.objects.get(pk=hand.pk).state)())
+    _, played = await play_hand(clients, hand.pk, await db(lambda: Hand.objects.get(pk=hand.pk).state)())
     for client in clients:  # the end of the hand: a last snapshot with the result
         await client.expect("snapshot", where=lambda frame: not frame["hand"]["running"])
     states = await db(true_states)(hand.pk)
