@@ -154,7 +154,8 @@ function render() {
   root.dataset.running = running() ? "1" : "0";
   root.dataset.myTurn = myTurn() ? "1" : "0";
   root.dataset.role = store.you ? store.you.role : "";
-  $("hand-no").textContent = store.hand ? fmt(T.hand, { n: store.hand.number }) : "";
+  const watching = store.you && store.you.role !== "player" ? ` · ${T.spectating}` : "";
+  $("hand-no").textContent = (store.hand ? fmt(T.hand, { n: store.hand.number }) : "") + watching;
   renderSeats();
   renderCenter();
   renderPrompt();

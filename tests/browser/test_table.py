@@ -101,6 +101,14 @@ def test_five_players_click_a_hand_of_each_preset_to_the_score_sheet(browser, se
         expect(seats[0].page.locator("#table")).to_have_attribute("data-running", "1")
         tables[preset] = (room, seats)
 
+    # Someone without a nickname watches the classic table from the lobby's 旁观 link.
+    watcher = Seat(browser, server.url, "watcher", viewport=PHONE)
+    seats_to_close.append(watcher)
+    watcher.open_lobby()
+    watcher.click(f"tr[data-room='{tables['classic'][0]}'] a.watch")
+    watcher.wait_connected()
+    expect(watcher.page.locator("#table")).to_have_attribute("data-role", "spectator")
+
     refused = []
 
     def on_move(preset, seats):
@@ -112,6 +120,11 @@ def test_five_players_click_a_hand_of_each_preset_to_the_score_sheet(browser, se
                 seats[1].screenshot(f"table-{preset}-phone")
             if preset == "classic" and moves == 40:
                 reload_mid_hand(seats[1])
+                watched = watcher.page.evaluate("() => window.bhTable.store.hand.view")
+                assert "hand" not in watched and watched["seat"] is None  # public view only
+                expect(watcher.page.locator("#hand .card")).to_have_count(0)
+                expect(watcher.page.locator(".seat .count")).to_have_count(5)
+                watcher.screenshot("table-classic-spectator-phone")
         return hook
 
     games = [Game(seats, rng=random.Random(index), name=preset, on_move=on_move(preset, seats))
