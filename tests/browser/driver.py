@@ -8,6 +8,7 @@ now and then 提示 + 出牌) to follow. Nothing here sends protocol frames itse
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ from playwright.sync_api import Page, expect
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")  # Debian's package
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
