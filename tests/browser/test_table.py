@@ -156,6 +156,7 @@ def test_one_human_and_four_bots_play_a_hand_through_a_dropped_socket(browser, s
     drops right after a move is sent: the page reconnects, re-sends it with the same
     client_id, and it is applied once."""
     from rooms.models import HandEvent
+    from rooms.models import Seat as SeatRow
 
     human = Seat(browser, server.url, "alice", viewport=PHONE)
     seats_to_close.append(human)
@@ -186,6 +187,8 @@ def test_one_human_and_four_bots_play_a_hand_through_a_dropped_socket(browser, s
     play_games([game], timeout=240)
     human.screenshot("score-sheet-bots-phone")
 
+    # Nobody played for the human: no timeout, no 托管 (every move above was its own).
+    assert SeatRow.objects.get(room_id=room, index=0).trustee_entries == 0
     dropped = human.page.evaluate("window.dropped")
     assert dropped, "the human never made a move in play"
     assert HandEvent.objects.filter(hand__room_id=room, client_id=dropped).count() == 1
