@@ -5,7 +5,6 @@ running hand reaches the table page over the WebSocket protocol (docs/protocol.m
 page itself carries only who is looking and the words it needs.
 """
 
-from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -13,11 +12,11 @@ from django.db.models import Count, Q, Sum
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from api.leaderboard import PERIODS, board, period_start
 from rooms import selectors
 from rooms.errors import ServiceError
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
@@ -27,7 +26,6 @@ from scoring.models import LedgerEntry
 
 ROOMS_LISTED = 50
 LEADERBOARD_ROWS = 50
-PERIODS = {"all": None, "30d": timedelta(days=30), "7d": timedelta(days=7), "today": "today"}
 
 
 def _next_url(request, fallback: str) -> str:
@@ -312,57 +310,25 @@ def ledger_chart(totals: list[int], *, width: int = 600, height: int = 180, pad:
 
 
 def leaderboard(request):
-    """Players ranked by points; hands played and hands won; bots are left off."""
+    """Players ranked by points; hands played and hands won; bots are left off.
+
+    The ranking is `api.leaderboard.board`, the same SQL aggregation the REST API serves.
+    """
     preset = request.GET.get("preset") or ""
+    if preset not in PRESET_LABELS:
+        preset = ""
     period = request.GET.get("period") or "all"
     if period not in PERIODS:
         period = "all"
-    entries = LedgerEntry.objects.filter(player__is_bot=False)
-    if preset in PRESET_LABELS:
-        entries = entries.filter(room__preset=preset)
-    since = _period_start(period)
-    if since is not None:
-        entries = entries.filter(created__gte=since)
-    rows = list(entries.values("player_id", "player__display_name", "player__username")
-                .annotate(points=Sum("points"),
-                          hands=Count("id", filter=Q(kind=LedgerEntry.Kind.HAND_SCORE)))
-                .order_by("-points", "-hands", "player_id")[:LEADERBOARD_ROWS])
-    wins = _hands_won([row["player_id"] for row in rows], entries)
-    for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank
-        row["name"] = row["player__display_name"] or row["player__username"]
-        row["wins"] = wins.get(row["player_id"], 0)
-        row["rate"] = round(100 * row["wins"] / row["hands"]) if row["hands"] else None
+    standings, _ranked = board(since=period_start(period), preset=preset or None,
+                               offset=0, limit=LEADERBOARD_ROWS)
+    rows = [{"rank": s.rank, "player_id": s.player_id, "name": s.display_name,
+             "points": s.points, "hands": s.hands, "wins": s.wins,
+             "rate": round(100 * s.win_rate) if s.hands else None} for s in standings]
     return render(request, "rooms/leaderboard.html", {
         "rows": rows, "preset": preset, "period": period,
         "presets": list(PRESET_LABELS.items()),
         "periods": [("all", _("All time")), ("30d", _("30 days")), ("7d", _("7 days")),
                     ("today", _("Today"))],
     })
-
-
-def _period_start(period: str):
-    span = PERIODS[period]
-    if span is None:
-        return None
-    now = timezone.now()
-    if span == "today":
-        return now.replace(hour=0, minute=0, second=0, microsecond=0)
-    return now - span
-
-
-def _hands_won(player_ids: list[int], entries) -> dict[int, int]:
-    """Hands whose side won, per player: the emperor side won ⇔ `result.outcome == "win"`."""
-    won: dict[int, int] = {}
-    scored = (entries.filter(player_id__in=player_ids, kind=LedgerEntry.Kind.HAND_SCORE)
-              .values_list("player_id", "hand__players", "hand__result"))
-    for player_id, seats, result in scored:
-        if not result or player_id not in (seats or []):
-            continue
-        seat = seats.index(player_id)
-        emperor_side = seat in (result.get("emperor"), result.get("guard"))
-        outcome = result.get("outcome")
-        if (emperor_side and outcome == "win") or (not emperor_side and outcome == "lose"):
-            won[player_id] = won.get(player_id, 0) + 1
-    return won
 
