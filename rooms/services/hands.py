@@ -29,7 +29,9 @@ ACT_FOR_REASONS = ("timeout", "trustee")
 class HandChange:
     """What a hand service changed.
 
-    `events` are `{"version", "event"}` dicts (full engine truth: redact before sending);
+    `events` are `{"version", "event", "deadline"}` dicts (`event` is the full engine
+    truth: redact before sending; `deadline` is when the decision then open times out, in
+    epoch ms, or None);
     `next_hand` is the redeal after a void hand (黄庄); `repeated` is True when a re-sent
     client_id returned the earlier result without applying anything.
     """
@@ -45,6 +47,11 @@ class HandChange:
 
 
 # -- deadlines ---------------------------------------------------------------------
+
+
+def _epoch_ms(moment) -> int | None:
+    """A deadline as broadcast: epoch milliseconds (channel-layer messages carry no datetimes)."""
+    return None if moment is None else int(moment.timestamp() * 1000)
 
 
 def _decision(state: dict, deadline=None) -> tuple:
@@ -154,7 +161,9 @@ def _apply(room: Room, hand: Hand, action: dict, *, client_id: str | None, by_tr
     hand.phase = new_state["phase"]
     hand.deadline = _deadline(room, new_state, previous)
     hand.save(update_fields=["state", "version", "phase", "deadline"])
-    return {"version": version, "event": event}
+    # The deadline rides with the broadcast so live sockets can show the countdown without
+    # reading the hand back.
+    return {"version": version, "event": event, "deadline": _epoch_ms(hand.deadline)}
 
 
 def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
@@ -207,7 +216,10 @@ def _previous_answer(hand: Hand, seat: int, client_id: str) -> HandChange | None
     earlier = HandEvent.objects.filter(hand=hand, seat=seat, client_id=client_id).first()
     if earlier is None:
         return None
-    return HandChange(hand=hand, events=[{"version": earlier.version, "event": earlier.event}], repeated=True)
+    # Its decision's deadline is known only while the hand still waits at that version.
+    deadline = _epoch_ms(hand.deadline) if earlier.version == hand.version else None
+    return HandChange(hand=hand, events=[{"version": earlier.version, "event": earlier.event, "deadline": deadline}],
+                      repeated=True)
 
 
 def _action_for(seat: int, action) -> dict:
