@@ -78,13 +78,8 @@ class RoomAdmin(admin.ModelAdmin):
         _run(self, request, "Dissolve", calls)
 
 
-@admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
-    list_display = ("room", "index", "player", "online", "trustee", "trustee_entries", "left")
-    list_filter = ("online", "trustee", "left", "room__status")
-    search_fields = ("room__name", "player__username", "player__display_name")
-    list_select_related = ("room", "player")
-    actions = ["kick"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows that change through the services only: no add, edit or delete here."""
 
     def has_add_permission(self, request):
         return False
@@ -94,6 +89,15 @@ class SeatAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ("room", "index", "player", "online", "trustee", "trustee_entries", "left")
+    list_filter = ("online", "trustee", "left", "room__status")
+    search_fields = ("room__name", "player__username", "player__display_name")
+    list_select_related = ("room", "player")
+    actions = ["kick"]
 
     @admin.action(description="Kick the seated player from the room (−40 points)")
     def kick(self, request, queryset):
@@ -103,17 +107,6 @@ class SeatAdmin(admin.ModelAdmin):
             if seat.player is not None
         ]
         _run(self, request, "Kick", calls)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Hand)

@@ -3,6 +3,7 @@
 from django import forms
 from django.contrib import admin
 
+from rooms.admin import ReadOnlyAdmin
 from scoring import services
 from scoring.models import LedgerEntry, TributeDebt
 
@@ -58,17 +59,8 @@ class LedgerEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(TributeDebt)
-class TributeDebtAdmin(admin.ModelAdmin):
+class TributeDebtAdmin(ReadOnlyAdmin):
     list_display = ("id", "room", "hand", "payer", "receiver", "cards", "kind", "status", "paid_in", "settled")
     list_filter = ("status", "kind")
     search_fields = ("room__name", "payer__username", "payer__display_name", "receiver__username", "receiver__display_name")
     list_select_related = ("room", "hand", "payer", "receiver", "paid_in")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
