@@ -20,7 +20,8 @@ from importlib import import_module
 
 from .bidding import answers_for, triples
 from .errors import IllegalAction
-from .sets import legal_sets
+from .play import top_shape
+from .sets import composition, legal_sets
 from .state import actors
 
 
@@ -67,6 +68,32 @@ def smallest_lead(state: dict, seat: int) -> list[str]:
                       hold_sixes=state["six_bound"][seat], avoid=hidden_identities(state, seat))
     singles = [cards for cards in sets if len(cards) == 1]
     return singles[0] if singles else sets[0]
+
+
+def hints(state: dict, seat: int) -> list[list[str]]:
+    """提示 (hints) for ``seat``: a short list of legal plays, one per base rank, low to high.
+
+    Empty unless ``seat`` is to play in the playing phase. Each hint is one of
+    ``legal_sets`` for the seat (same 憋6 binding and guard-hiding ``avoid`` as
+    ``legal_actions``), so ``check`` accepts it. Per base rank (naturals 3..2, then the
+    joker-only sets SJ, BJ, 保子) the cheapest play is chosen: the most natural cards, then
+    the fewest 保子, big jokers, small jokers. Leading, that is the rank's whole group with
+    nothing attached where legal (a forced last set — qingdao's 3, 憋6 — otherwise);
+    following, the cheapest set of that rank that beats the top set.
+    """
+    if state["phase"] != "playing" or seat != state["turn"]:
+        return []
+    preset, top = state["preset"], state["top"]
+    sets = legal_sets(state["hands"][seat], preset,
+                      top=None if top is None else top_shape(preset, top["cards"]),
+                      hold_sixes=state["six_bound"][seat], avoid=hidden_identities(state, seat))
+    best: dict[int, tuple] = {}  # base tier -> (cost, cards)
+    for cards in sets:
+        base, naturals, small, big, bao = composition(cards, preset)
+        cost = (-naturals, bao, big, small)
+        if base not in best or cost < best[base][0]:
+            best[base] = (cost, cards)
+    return [best[base][1] for base in sorted(best)]
 
 
 def hidden_identities(state: dict, seat: int) -> frozenset:

@@ -21,7 +21,13 @@ hidden: the result (places, scores, roles) is all the end of a hand reveals.
 
 Views are built from scratch on every call and share no lists with the state, so a
 caller may mutate them freely. They are kept small: they go over a websocket on every
-action (no legal-set lists, only which action types a seat may take).
+action (no legal-set lists, only which action types a seat may take, and for the seat to
+play a few ``hints``).
+
+Keys of a seat's view beyond the public ones: ``hand``, ``six_bound``, ``may`` (action
+types), ``choices`` (options of ``call`` / ``declare``) and ``hints`` — for the seat to
+play in the playing phase, 提示: legal plays as card lists, one per base rank, low to high
+(`policy.hints`); empty for everyone else. A spectator's view has none of these.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 from .bidding import SILENT, answers_for, callable_identities
 from .cards import EMPEROR_CARD
 from .play import YIELD_ALLOWED
+from .policy import hints
 from .sets import legal_sets
 
 SEATS = range(5)
@@ -58,6 +65,7 @@ def view(state: dict, seat: int | None = None) -> dict:
         payload["hand"] = list(state["hands"][seat])
         payload["six_bound"] = state["six_bound"][seat]
         payload["may"], payload["choices"] = _choices(state, seat)
+        payload["hints"] = hints(state, seat)
     if phase == "bidding":
         payload["bidding"] = _bidding(state)
     elif phase == "declaring":
@@ -106,7 +114,7 @@ def _choices(state: dict, seat: int) -> tuple[list[str], dict]:
 
     Bidding: ``call`` lists the identities the seat may call (classic); declaring:
     ``declare`` lists the seat's answers (a guard sees its own 明保 option — only in its
-    own view). Playing lists types only; the client validates sets with the engine's rules.
+    own view). Playing lists types only; the sets to suggest are the view's ``hints``.
     """
     phase = state["phase"]
     if phase == "bidding":

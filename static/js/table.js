@@ -2,7 +2,7 @@
 // draws it. It never decides the rules: buttons come from the view's `may` / `choices`,
 // and an illegal play is explained with the server's own message.
 
-import { face, hints, sortByCount, sortByRank } from "./cards.js";
+import { face, sortByCount, sortByRank } from "./cards.js";
 import { Connection, newClientId } from "./connection.js";
 import { renderScoreSheet } from "./scoresheet.js";
 
@@ -457,9 +457,8 @@ function selectCards(cards) {
 function nextHint() {
   const v = view();
   if (!ui.hintList) {
-    const top = v.table && v.table.top ? v.table.top.cards : null;
-    const avoid = v.roles && v.roles.guard_card ? [v.roles.guard_card.replace("*", "")] : [];
-    ui.hintList = hints(v.hand, v.preset, top, { holdSixes: v.six_bound, avoid });
+    // The engine's suggestions for this seat now (one legal play per rank, low to high).
+    ui.hintList = v.hints || [];
     ui.hintIndex = -1;
   }
   if (!ui.hintList.length) { setNotice(T.noHint, "info"); return; }

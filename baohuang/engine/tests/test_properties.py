@@ -215,6 +215,8 @@ def card_may_be_seen(state, seen, viewer, path, card) -> bool:
     head = path[0]
     if head == "hand":
         return True  # checked equal to the viewer's own hand
+    if head == "hints":  # 提示: plays from the viewer's own hand, only when it is to play
+        return viewer == state["turn"] and card in state["hands"][viewer]
     if head == "choices":
         return path[1] == "call" and any(identity(mine) == card
                                          for mine in state["hands"][viewer])

@@ -1,10 +1,13 @@
 """What a seat or a spectator may see (RULES §8 Hidden information)."""
 
 import json
+import random
 
 import pytest
 
-from baohuang.engine import actors, apply, autoplay, event_view, new_hand, state_from_hands, view
+from baohuang.engine import (actors, apply, autoplay, check, event_view, legal_actions, new_hand,
+                             parse_cards, state_from_hands, view)
+from baohuang.engine.sets import composition
 
 SPECTATOR = None
 
@@ -211,3 +214,75 @@ def test_the_final_view_holds_the_result_with_roles_revealed():
 
 def test_events_of_unknown_type_are_a_bare_version_bump():
     assert event_view({"version": 3, "seat": 1, "type": "deal", "hands": [[]]}, 1) is None
+
+
+# --- hints (提示) ------------------------------------------------------------------------------
+
+
+def random_positions(preset, seeds, rng):
+    """Every position of hands played out with random legal actions."""
+    for seed in seeds:
+        state = new_hand(preset, seed)
+        while actors(state):
+            yield state
+            seat = rng.choice(actors(state))
+            state, _ = apply(state, rng.choice(legal_actions(state, seat)))
+
+
+def play_base(cards, preset):
+    return composition(cards, preset)[0]
+
+
+@pytest.mark.parametrize("preset", ["classic", "lianzhong", "qingdao"])
+def test_hints_are_plays_the_engine_accepts_one_per_rank_that_can_play(preset):
+    rng = random.Random(preset)
+    leads = follows = 0
+    for state in random_positions(preset, range(6), rng):
+        for seat in (*range(5), SPECTATOR):
+            seen = view(state, seat)
+            if seat is None:
+                assert "hints" not in seen
+            elif state["phase"] != "playing" or seat != state["turn"]:
+                assert seen["hints"] == []
+        if state["phase"] != "playing":
+            continue
+        seat = state["turn"]
+        hints = view(state, seat)["hints"]
+        for cards in hints:
+            check(state, {"seat": seat, "type": "play", "cards": " ".join(cards)})
+        plays = [parse_cards(action["cards"]) for action in legal_actions(state, seat)
+                 if action["type"] == "play"]
+        bases = [play_base(cards, preset) for cards in hints]
+        assert bases == sorted({play_base(cards, preset) for cards in plays})
+        if state["top"] is None:
+            leads += 1
+        else:
+            follows += 1
+            # The cheapest beating set of its rank: no legal set of that rank has more
+            # naturals (fewer jokers spent).
+            for cards in hints:
+                base, naturals = composition(cards, preset)[:2]
+                assert naturals == max(composition(play, preset)[1] for play in plays
+                                       if play_base(play, preset) == base)
+    assert leads > 20 and follows > 20
+
+
+def test_a_leader_is_hinted_each_whole_group_with_nothing_attached():
+    hands = ["BJ* 5H 5D SJ", "4D 7H 8H", "9S KC KD", "8C 8D 2S", "6D 6H TC"]
+    state = state_from_hands("classic", hands, emperor=0, guard=2, called="9S")
+    assert view(state, 0)["hints"] == [["5H", "5D"], ["SJ"], ["BJ*"]]
+    assert view(state, 1)["hints"] == []
+
+
+def test_a_follower_is_hinted_the_cheapest_set_of_each_rank_that_beats():
+    hands = ["BJ* 5H 5D", "4D 7H 8H 8D SJ BJ", "9S KC KD", "8C 8D 2S", "6D 6H TC"]
+    state = state_from_hands("classic", hands, emperor=0, guard=2, called="9S")
+    state, _ = act(state, 0, "play", cards="5H 5D")
+    assert view(state, 1)["hints"] == [["SJ", "7H"], ["8H", "8D"], ["BJ", "SJ"]]
+
+
+def test_lianzhong_sixes_bound_to_go_last_are_not_hinted():
+    hands = ["BJ* 5H 5D", "SJ* 6D 6H 9C", "9S KC KD", "8C 8D 2S", "7D 7H TC"]
+    state = state_from_hands("lianzhong", hands, emperor=0, guard=1)
+    state, _ = act(state, 0, "play", cards="5H")
+    assert view(state, 1)["hints"] == [["9C"], ["SJ*"]]
