@@ -94,8 +94,9 @@ def role_of(room: Room, seats: list, user) -> tuple[str, int | None]:
     return "visitor", None
 
 
-def snapshot(room_id: int, user) -> dict:
-    """The whole picture for this user now (the `snapshot` frame)."""
+def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
+    """The whole picture for this user now (the `snapshot` frame), and the engine state it
+    was built from (None without a hand), which the socket keeps for the next event."""
     room = Room.objects.get(pk=room_id)
     seats = list(room.seats.select_related("player").order_by("index"))
     role, seat = role_of(room, seats, user)
@@ -122,7 +123,7 @@ def snapshot(room_id: int, user) -> dict:
             "view": None if role == "visitor" else engine.view(hand.state, seat),
         }
         frame["version"] = hand.version
-    return frame
+    return frame, None if hand is None else hand.state
 
 
 def missed_events(hand_id: int, since: int, until: int | None = None) -> dict | None:
@@ -219,7 +220,7 @@ class HandStates:
         if versions and version - 1 in versions and item is not None and "deadline" in item:
             after = replayed(versions[version - 1][0], item["event"])
             if after is not None:
-                self._keep(hand_id, version, (after, item["deadline"]))
+                self.keep(hand_id, version, (after, item["deadline"]))
                 return versions[version]
         key = (hand_id, version)
         future = self._loading.get(key)
@@ -237,9 +238,9 @@ class HandStates:
     def _loaded(self, key, future) -> None:
         self._loading.pop(key, None)
         if not future.cancelled() and future.exception() is None and future.result() is not None:
-            self._keep(*key, future.result())
+            self.keep(*key, future.result())
 
-    def _keep(self, hand_id: int, version: int, loaded: tuple) -> None:
+    def keep(self, hand_id: int, version: int, loaded: tuple) -> None:
         versions = self._hands.setdefault(hand_id, OrderedDict())
         self._hands.move_to_end(hand_id)
         versions[version] = loaded
@@ -592,11 +593,13 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.send_json({"type": "ack", "client_id": client_id, "version": version, "repeated": repeated})
 
     async def send_snapshot(self) -> None:
-        frame = await db(snapshot)(self.room_id, self.user)
+        frame, state = await db(snapshot)(self.room_id, self.user)
         self.role, self.seat = frame["you"]["role"], frame["you"]["seat"]
         self.seats = frame["seats"]
         hand = frame["hand"]
         self.hand_id, self.version = (hand["id"], hand["version"]) if hand else (None, None)
+        if hand is not None and hand["running"]:
+            STATES.keep(hand["id"], hand["version"], (state, hand["deadline"]))
         await self.send_json(frame)
 
 

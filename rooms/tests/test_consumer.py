@@ -286,6 +286,30 @@ async def test_an_action_is_acked_and_every_recipient_gets_its_own_event(table):
     await close_all(clients, watcher)
 
 
+async def test_live_events_are_replayed_from_the_snapshot_state_without_reading_the_hand(table, monkeypatch):
+    import rooms.consumers
+
+    room, sessions = table
+    clients = await seated(room, sessions)
+    hand_id = (await dealt(room, clients))["hand"]["id"]
+
+    def no_reads(*args):
+        raise AssertionError("the hand was read back for a live event")
+
+    monkeypatch.setattr(rooms.consumers, "state_at", no_reads)
+    for _ in range(4):
+        seat, version, action = await db(awaited)(hand_id)
+        await clients[seat].send({"type": "act", "action": action, "expected_version": version,
+                                  "client_id": f"r{version}"})
+        await clients[seat].expect("ack")
+    hand = await db(lambda: Hand.objects.get(pk=hand_id))()
+    for index, client in enumerate(clients):
+        last = await client.until_version(hand_id, 4)
+        assert last["view"] == engine.view(hand.state, index)
+        assert last["deadline"] == int(hand.deadline.timestamp() * 1000)
+    await close_all(clients)
+
+
 async def test_illegal_actions_get_engine_codes_and_change_nothing(table):
     room, sessions = table
     clients = await seated(room, sessions)
