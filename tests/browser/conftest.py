@@ -27,21 +27,25 @@ def _missing_chromium(reason: str):
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module scope, not session: Playwright's sync API keeps an event loop running in this
+    # thread while it is open, and later async tests (scale-out, consumers) need their own.
     if not Path(CHROMIUM).exists():
         _missing_chromium(f"{CHROMIUM} is missing")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         _missing_chromium("playwright is not installed")
-    # Playwright's sync API runs an event loop in this thread; the test's own database reads
-    # are plain synchronous code between its calls.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    # The test's own database reads are plain synchronous code between Playwright's calls,
+    # inside its running loop; allow that only while the browser is open, so the variable
+    # never leaks into later tests or the subprocesses they start.
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
 
 
 @pytest.fixture(scope="session")
