@@ -36,7 +36,7 @@ from .bidding import SILENT, answers_for, callable_identities
 from .cards import EMPEROR_CARD
 from .play import YIELD_ALLOWED
 from .policy import hints
-from .sets import legal_sets
+from .state import actors
 
 SEATS = range(5)
 
@@ -53,7 +53,7 @@ def view(state: dict, seat: int | None = None) -> dict:
         "seat": seat,
         "counts": [len(hand) for hand in state["hands"]],
         "turn": state["turn"],
-        "actors": _actors(state),
+        "actors": actors(state),
         "roles": _roles(state, seat),
         "declared": [dict(entry) for entry in state["declared"]],
         "declarations": list(state["declarations"]),
@@ -64,8 +64,8 @@ def view(state: dict, seat: int | None = None) -> dict:
     if seat is not None:
         payload["hand"] = list(state["hands"][seat])
         payload["six_bound"] = state["six_bound"][seat]
-        payload["may"], payload["choices"] = _choices(state, seat)
         payload["hints"] = hints(state, seat)
+        payload["may"], payload["choices"] = _choices(state, seat, payload["hints"])
     if phase == "bidding":
         payload["bidding"] = _bidding(state)
     elif phase == "declaring":
@@ -85,15 +85,6 @@ def _check_viewer(seat) -> None:
         raise ValueError(f"a viewer is a seat 0-4 or None (spectator), got {seat!r}")
 
 
-def _actors(state: dict) -> list[int]:
-    phase = state["phase"]
-    if phase == "declaring":
-        return list(state["window"]["pending"])
-    if phase in ("bidding", "playing"):
-        return [state["turn"]]
-    return []
-
-
 def _roles(state: dict, seat: int | None) -> dict:
     """The emperor is public at once; the guard and a 暗独 only to themselves until shown."""
     known = state["revealed"] or state["phase"] == "ended"
@@ -109,7 +100,7 @@ def _roles(state: dict, seat: int | None) -> dict:
             "revealed": known, "first_side": _copy(state["first_side"])}
 
 
-def _choices(state: dict, seat: int) -> tuple[list[str], dict]:
+def _choices(state: dict, seat: int, hints: list) -> tuple[list[str], dict]:
     """The action types ``seat`` may take now, and the options of those that have some.
 
     Bidding: ``call`` lists the identities the seat may call (classic); declaring:
@@ -127,10 +118,7 @@ def _choices(state: dict, seat: int) -> tuple[list[str], dict]:
     top = state["top"]
     if top is None:
         return ["play"], {}  # a leader always holds some legal set
-    types = []
-    if legal_sets(state["hands"][seat], state["preset"], top=top["cards"],
-                  hold_sixes=state["six_bound"][seat]):
-        types.append("play")
+    types = ["play"] if hints else []  # one hint per rank with a legal play
     types.append("pass")
     if YIELD_ALLOWED[state["preset"]] and seat not in state["yielded"]:
         types.append("yield")
