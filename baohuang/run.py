@@ -110,6 +110,8 @@ def main() -> int:
 
         children.append(spawn("uvicorn", [
             python, "-m", "uvicorn", "baohuang.asgi:application", "--host", host, "--port", str(port), "--lifespan", "off",
+            # The consumer refuses frames over 4 KiB anyway; don't buffer 16 MiB ones first.
+            "--ws-max-size", "65536",
         ], env))
         children.append(spawn("celery", [
             python, "-m", "celery", "-A", "baohuang", "worker", "-B", "--loglevel", "INFO",

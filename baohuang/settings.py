@@ -169,15 +169,16 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 
-# Live play: the pub/sub layer measured ≈2.5× the core layer's throughput here.
+# Live play: the pub/sub layer measured ≈2.5× the core layer's throughput here. Redis
+# pub/sub ignores the db number, so deployments sharing one Redis need their own prefix.
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL]},
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")},
     },
 }
 
-# Timers and the periodic sweep run in Celery (the timers helper adds the tasks/schedule).
+# Timers, 托管 and bot moves and the periodic sweep run in Celery (rooms/tasks.py).
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
