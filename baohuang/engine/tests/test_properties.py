@@ -15,16 +15,21 @@ and at the end of each hand: places are a permutation, classic / lianzhong score
 zero, and ``replay(seed, actions)`` rebuilds the final state exactly.
 
 Views, JSON and the input check run on every ``FULL_EVERY``-th hand to keep the suite fast.
+
+A separate fast sweep (``test_thousands_of_hands_keep_the_cheap_invariants``) plays hundreds
+of hands per preset by default (thousands with ``BAOHUANG_PROPERTY_SCALE``), mixing in the
+托管 policies' choices, and checks only the cheap invariants.
 """
 
+import functools
 import os
 import random
 from collections import Counter
 
 import pytest
 
-from baohuang.engine import (IllegalAction, actors, apply, check, event_view, from_json,
-                             legal_actions, new_hand, replay, to_json, view)
+from baohuang.engine import (IllegalAction, actors, apply, autoplay, check, event_view,
+                             from_json, legal_actions, new_hand, replay, to_json, view)
 from baohuang.engine.cards import ALL_CARDS, build_deck, identity, parse_cards
 from baohuang.engine.sets import composition
 from baohuang.engine.simulate import Mood, choose
@@ -93,7 +98,7 @@ def vary_copies(state, action, rng):
     hand = list(state["hands"][action["seat"]])
     rng.shuffle(hand)
     preset = state["preset"]
-    key = lambda card: composition([card], preset)[0]  # noqa: E731 - the card's tier
+    key = lambda card: card_tier(card, preset)  # noqa: E731
     wanted = Counter(key(card) for card in cards)
     chosen = []
     for card in hand:
@@ -101,6 +106,12 @@ def vary_copies(state, action, rng):
             wanted[key(card)] -= 1
             chosen.append(card)
     return {**action, "cards": " ".join(chosen)}
+
+
+@functools.lru_cache(maxsize=None)
+def card_tier(card, preset):
+    """A single card's tier (its composition as a one-card set), cached for the sweeps."""
+    return composition([card], preset)[0]
 
 
 def listed(action, legal, state) -> bool:
@@ -322,3 +333,75 @@ def test_random_playouts_keep_every_invariant(preset, table):
         seen[state["phase"]] += 1
     # The playouts reach the interesting corners, or the checks above prove little.
     assert seen["ended"] > HANDS_PER_TABLE[preset] // 2 and seen[None]
+
+
+# --- the fast sweep -----------------------------------------------------------------------
+# Thousands of hands per preset, with only the cheap invariants: every action listed by
+# ``legal_actions`` (enumerated for every action) and the version bump after every action;
+# per hand card conservation (at the deal and at the end), the places, the zero sum, the JSON round trip and the
+# replay. Most choices are the simulator's; some are the 托管 policies' (``autoplay``
+# baseline / strong) so that the hands also take the lines the server plays for a seat.
+
+# The issue asks for 2,000 hands per preset; with ``legal_actions`` enumerated for every
+# action (~400 a hand) a hand costs 30-50 ms of CPU, so the default is what fits in about
+# 25 s per preset on a 2-core machine. BAOHUANG_PROPERTY_SCALE=4.5 plays 2,000+ per preset.
+SWEEP_HANDS = {preset: max(20, round(hands * SCALE)) for preset, hands in
+               {"classic": 450, "lianzhong": 650, "qingdao": 520}.items()}
+SWEEP_POLICY_SHARE = {"baseline": 0.15, "strong": 0.05}  # of the actions; the rest `choose`
+
+
+def sweep_choice(state, rng, mood):
+    """One action for the sweep, and the ``legal_actions`` list of its seat."""
+    enumerated = {}
+
+    def legal_recorded(state, seat):
+        enumerated[seat] = legal_actions(state, seat)
+        return enumerated[seat]
+
+    roll = rng.random()
+    for policy, share in SWEEP_POLICY_SHARE.items():
+        if roll < share:
+            seat = rng.choice(actors(state))
+            return autoplay(state, seat, policy), legal_recorded(state, seat)
+        roll -= share
+    action = vary_copies(state, choose(state, rng, mood, legal=legal_recorded), rng)
+    seat = action["seat"]
+    return action, enumerated[seat] if seat in enumerated else legal_actions(state, seat)
+
+
+def play_swept(preset, seed, *, options, tribute):
+    rng = random.Random(f"{seed}:sweep")
+    mood = Mood.draw(rng)
+    deck = Counter(build_deck(preset))
+    state = new_hand(preset, seed, options=options, tribute=tribute)
+    played = Counter()
+    actions = []
+    assert_conserved(state, played, deck)
+    while actors(state):
+        action, legal = sweep_choice(state, rng, mood)
+        assert listed(action, legal, state), (seed, action, legal)
+        new, event = apply(state, action)
+        assert new["version"] == state["version"] + 1 == event["version"], (seed, action)
+        played.update(event.get("cards", ()))
+        actions.append(action)
+        state = new
+    assert_conserved(state, played, deck)
+    assert_finished(state)
+    assert from_json(to_json(state)) == state, seed
+    assert replay(preset, seed, actions, options=options, tribute=tribute) == state, seed
+    return state
+
+
+@pytest.mark.parametrize("preset", ["classic", "lianzhong", "qingdao"])
+def test_thousands_of_hands_keep_the_cheap_invariants(preset):
+    rng = random.Random(f"sweep:{preset}")
+    debts = []
+    seen = Counter()
+    for _ in range(SWEEP_HANDS[preset]):
+        seed = rng.getrandbits(32)
+        state = play_swept(preset, seed, options=table_options(preset, rng), tribute=debts)
+        if state["phase"] != "void":
+            debts = state["result"]["tribute"]
+        seen[state["phase"]] += 1
+    assert seen["ended"] + seen["void"] == SWEEP_HANDS[preset]
+    assert seen["ended"] > SWEEP_HANDS[preset] * 0.6, seen  # void deals count, but are the minority
