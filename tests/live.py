@@ -261,6 +261,27 @@ def end_lingering_connections(django_db_blocker) -> None:
                        " AND pid <> pg_backend_pid() AND state = 'idle'")
 
 
+# -- fixtures for modules of live-socket tests: import them into the module --------------
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_lingering_connections(django_db_setup, django_db_blocker):
+    yield
+    end_lingering_connections(django_db_blocker)
+
+
+@pytest.fixture(autouse=True)
+async def closed_at_the_end():
+    """Close every socket a test left open, so no consumer outlives its test."""
+    yield
+    await Client.close_all()
+
+
 # -- playing -------------------------------------------------------------------------
 
 

@@ -6,20 +6,10 @@ import pytest
 
 from baohuang import engine
 from rooms.models import Hand, Seat
-from tests.live import SocketClient, db, end_lingering_connections, play_hand, session_key
+from tests.live import (SocketClient, anyio_backend, db, no_lingering_connections,  # noqa: F401
+                        play_hand, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def no_lingering_connections(django_db_setup, django_db_blocker):
-    yield
-    end_lingering_connections(django_db_blocker)
 
 
 async def test_players_on_two_server_processes_play_a_whole_hand_together(live_servers, full_table, players):

@@ -8,28 +8,11 @@ from baohuang import engine
 from rooms.consumers import PHRASES
 from rooms.models import Hand, HandEvent, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take
-from tests.live import Client, db, end_lingering_connections, isolated_channel_layer, session_key  # noqa: F401
+from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
+                        no_lingering_connections, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("isolated_channel_layer")]
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def no_lingering_connections(django_db_setup, django_db_blocker):
-    yield
-    end_lingering_connections(django_db_blocker)
-
-
-@pytest.fixture(autouse=True)
-async def closed_at_the_end():
-    """Close every socket a test left open, so no consumer outlives its test."""
-    yield
-    await Client.close_all()
 
 
 @pytest.fixture

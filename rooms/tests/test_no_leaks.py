@@ -14,8 +14,8 @@ import pytest
 from baohuang import engine
 from rooms.models import Hand, HandEvent
 from rooms.services import hand_start
-from tests.live import (Client, db, end_lingering_connections, isolated_channel_layer,  # noqa: F401
-                        play_hand, quick_action, session_key)
+from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
+                        no_lingering_connections, play_hand, quick_action, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("isolated_channel_layer")]
@@ -28,23 +28,6 @@ SPECTATOR = 5  # index of the spectator among the recorded clients
 # so that the secret is kept past the declaration window, whatever the deal.
 HANDS = [("classic", None), ("lianzhong", None), ("qingdao", "dark")]
 KEEP_SECRET_UNTIL = 12  # versions
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def no_lingering_connections(django_db_setup, django_db_blocker):
-    yield
-    end_lingering_connections(django_db_blocker)
-
-
-@pytest.fixture(autouse=True)
-async def closed_at_the_end():
-    yield
-    await Client.close_all()
 
 
 def secret_kept(preset: str, seed: int, solo) -> bool:
