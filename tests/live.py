@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -301,6 +302,28 @@ def quick_action(state: dict, seat: int) -> dict:
     return {key: value for key, value in action.items() if key != "seat"}
 
 
+class Pace:
+    """Keeps one scripted socket within the server's rate limit, as a person's pace keeps
+    the browser: a script playing as fast as the server answers sends a seat more than
+    `RATE_LIMIT` frames a second (several moves in a row in the declaration window, or a
+    lead after four passes) and is closed with 1008. Leaves room for two other frames."""
+
+    def __init__(self):
+        from rooms.consumers import RATE_LIMIT, RATE_WINDOW
+
+        self.limit, self.window = RATE_LIMIT - 2, RATE_WINDOW
+        self.sent: deque[float] = deque()
+
+    async def wait(self) -> None:
+        now = time.monotonic()
+        while self.sent and self.sent[0] <= now - self.window:
+            self.sent.popleft()
+        if len(self.sent) >= self.limit:
+            await asyncio.sleep(self.sent[0] + self.window - now + 0.005)
+            self.sent.popleft()
+        self.sent.append(time.monotonic())
+
+
 async def play_hand(clients: list, hand_id: int, state: dict, *, moves: int | None = None,
                     played: dict | None = None) -> tuple[dict, dict]:
     """Each awaited seat plays `quick_action` through its own socket (`clients[seat]`) until
@@ -310,9 +333,11 @@ async def play_hand(clients: list, hand_id: int, state: dict, *, moves: int | No
     from baohuang import engine
 
     played = {} if played is None else played
+    paces = [Pace() for _ in clients]
     while engine.result(state) is None and (moves is None or moves > 0):
         seat, version = engine.actors(state)[0], state["version"]
         action = quick_action(state, seat)
+        await paces[seat].wait()
         await clients[seat].send({"type": "act", "action": action, "expected_version": version,
                                   "client_id": f"{hand_id}-{version}"})
         ack = await clients[seat].expect("ack")
