@@ -109,6 +109,9 @@ class Hand(models.Model):
     version = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=16, choices=Phase.choices, db_index=True)
     deadline = models.DateTimeField(null=True, blank=True, help_text="when the open decision times out")
+    timer_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the turn-timer message already queued for this hand fires"
+    )
     result = models.JSONField(null=True, blank=True)
     scored = models.BooleanField(default=False)
     started = models.DateTimeField(auto_now_add=True)

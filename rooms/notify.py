@@ -45,19 +45,21 @@ def room_changed(*, room_id: int, change: str, **details) -> None:
     transaction.on_commit(lambda: _send(room_id, message), robust=True)
 
 
-def after_commit_decision_opened(hand) -> None:
-    transaction.on_commit(lambda: decision_opened(hand), robust=True)
+def after_commit_decision_opened(hand, seats, *, arm: bool = False) -> None:
+    """After commit, `decision_opened(hand, seats, arm=arm)` (see there)."""
+    transaction.on_commit(lambda: decision_opened(hand, seats, arm=arm), robust=True)
 
 
-def decision_opened(hand) -> None:
+def decision_opened(hand, seats, *, arm: bool = False) -> None:
     """Hook for turn timers and 托管 moves, called after commit whenever a decision opens
     (a deal, an accepted action that leaves the hand running, or an actor entering 托管).
 
-    `hand.version`, `hand.deadline` and `hand.room_id` describe the decision. It arms the
-    decision's timer (`hand_act_for(..., reason="timeout")` at the deadline) and the moves
-    of awaited 托管 and bot seats after the room's `trustee_delay` (`rooms.tasks`).
+    `hand.version`, `hand.deadline` and `hand.room_id` describe the decision; `seats` are
+    the room's seats as the transaction left them. It queues the moves of awaited 托管 and
+    bot seats after the room's `trustee_delay`, and with `arm` the hand's turn timer
+    (`hand_act_for(..., reason="timeout")` at the deadline; `rooms.tasks`).
     """
     log.debug("decision opened: hand %s version %s deadline %s", hand.pk, hand.version, hand.deadline)
     from rooms.tasks import schedule_decision  # tasks import the services, which import us
 
-    schedule_decision(hand)
+    schedule_decision(hand, seats, arm=arm)

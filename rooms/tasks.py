@@ -4,11 +4,17 @@ Three tasks, all thin: each finds what to do and calls one service, which locks 
 room, checks the hand's version and does nothing if the hand has moved on. So a late,
 duplicated or lost message is harmless, and nothing ever needs revoking.
 
-- `decision_timeout(hand_id, version)`: scheduled with a countdown to the deadline when a
-  decision opens. It acts for the first seat still awaited through `hand_act_for(reason=
-  "timeout")` — the policy plays and the seat enters 托管 — or, for a bot, through the
-  bot's own move. In a declaration step every silent seat is awaited: each answer opens
-  the next decision at the same deadline, so the seats are answered for one by one.
+- `decision_timeout(hand_id)`: the hand's turn timer, one message per hand at a time.
+  When a decision awaiting a human opens and no message is queued to fire between now
+  and its deadline, the service queues one for the deadline and records when it fires
+  (`Hand.timer_at`, written with the hand). Otherwise the queued one serves: a quick
+  table answers many decisions inside one timer period, and publishing a Celery message
+  per move was a quarter of the cost of a move. When it fires it acts for the first seat
+  still awaited through `hand_act_for(reason="timeout")` — the policy plays and the seat
+  enters 托管 — or, for a bot, through the bot's own move; if the open deadline is still
+  ahead, it queues itself again for that deadline. In a declaration step every silent
+  seat is awaited: each answer opens the next decision at the same deadline, so the
+  seats are answered for one by one.
 - `seat_move(hand_id, version, seat)`: a seat under 托管 (`hand_act_for(reason=
   "trustee")`) or a bot (`rooms.bots.bot_move`) moves, after the room's `trustee_delay`.
 - `sweep_overdue()`: Celery beat runs it every `baohuang.celery.SWEEP_SECONDS` (5 s); it
@@ -16,7 +22,8 @@ duplicated or lost message is harmless, and nothing ever needs revoking.
   move that is that late — their task was lost (a worker killed mid-countdown, a broker
   that refused the message).
 
-`schedule_decision(hand)` is what `rooms.notify.decision_opened` calls after commit.
+`timer_needed(hand, seats)` is asked inside the writing transaction; `schedule_decision`
+is what `rooms.notify.decision_opened` calls after commit.
 """
 
 import logging
@@ -38,23 +45,38 @@ EXPIRY_MARGIN_SECONDS = 60  # a message this late is dropped: the sweep has acte
 # --- scheduling --------------------------------------------------------------------------
 
 
-def schedule_decision(hand: Hand) -> None:
-    """After commit, a decision opened on ``hand``: arm its timer, and the moves of the
-    awaited seats the server plays (托管 seats and bots) after the room's pause."""
+def timer_needed(hand: Hand, seats: list[Seat]) -> bool:
+    """Inside the transaction that opened a decision (the room locked): does it need a new
+    timer message? Yes when a human is awaited and no message already queued fires
+    between now and the deadline. The caller then sets `hand.timer_at` to the deadline
+    and queues one after commit (`schedule_decision(..., arm=True)`)."""
+    if not hand.running or hand.deadline is None:
+        return False
+    actors = engine.actors(hand.state)
+    if all(seat.trustee or is_bot(seat) for seat in seats if seat.index in actors):
+        return False  # only 托管 seats and bots are awaited: their moves come first
+    return hand.timer_at is None or not timezone.now() < hand.timer_at <= hand.deadline
+
+
+def schedule_decision(hand: Hand, seats: list[Seat] | None = None, *, arm: bool = False) -> None:
+    """After commit, a decision opened on ``hand``: queue the moves of the awaited seats
+    the server plays (托管 seats and bots) after the room's pause, and, with ``arm``, the
+    hand's timer for the deadline (see `timer_needed`). ``seats`` are the room's seats as
+    the transaction left them (read again when not given)."""
     if not hand.running or hand.deadline is None:
         return
     actors = engine.actors(hand.state)
-    if not actors:
-        return
-    seats = Seat.objects.filter(room_id=hand.room_id, index__in=actors).select_related("player", "room")
-    played_by_server = [seat for seat in seats if seat.trustee or is_bot(seat)]
-    for seat in played_by_server:
-        _send(seat_move, (hand.pk, hand.version, seat.index), trustee_delay(seat.room))
-    if len(played_by_server) < len(actors):
-        # A human is awaited: arm the deadline. (When only 托管 and bot seats are, their
-        # moves come first; if such a message is lost, the sweep moves for them.)
-        countdown = max(0.0, (hand.deadline - timezone.now()).total_seconds())
-        _send(decision_timeout, (hand.pk, hand.version), countdown)
+    if seats is None:
+        seats = list(Seat.objects.filter(room_id=hand.room_id).select_related("player", "room"))
+    for seat in seats:
+        if seat.index in actors and (seat.trustee or is_bot(seat)):
+            _send(seat_move, (hand.pk, hand.version, seat.index), trustee_delay(seat.room))
+    if arm:
+        _send(decision_timeout, (hand.pk,), _seconds_until(hand.deadline))
+
+
+def _seconds_until(moment) -> float:
+    return max(0.0, (moment - timezone.now()).total_seconds())
 
 
 def _send(task, args: tuple, countdown: float) -> None:
@@ -80,16 +102,22 @@ def is_bot(seat: Seat) -> bool:
 
 
 @shared_task(name="rooms.decision_timeout", ignore_result=True)
-def decision_timeout(hand_id: int, version: int) -> str:
-    """The deadline of the decision at ``version`` has come: act for the first seat
-    still awaited. Returns what it did (for logs and tests)."""
+def decision_timeout(hand_id: int, version: int | None = None) -> str:
+    """The hand's timer fires: act for the first seat still awaited if the open decision's
+    deadline has come, else queue the timer again for that deadline. Returns what it did
+    (for logs and tests). ``version``, when given (the sweep), is the decision it found
+    overdue: a hand that has moved on since is left alone."""
     hand = Hand.objects.filter(pk=hand_id).first()
-    if hand is None or not hand.running or hand.version != version:
+    if hand is None or not hand.running or hand.deadline is None:
         return "moved"
-    remaining = (hand.deadline - timezone.now()).total_seconds() if hand.deadline else 0.0
-    if remaining > 0:
-        # Fired early (clocks of two hosts): wait again rather than cut a turn short.
-        _send(decision_timeout, (hand_id, version), remaining)
+    if version is not None and hand.version != version:
+        return "moved"
+    if hand.deadline > timezone.now():
+        # The table moved on since the timer was queued (or clocks of two hosts differ):
+        # wait for the deadline now open. An action that queued a timer of its own
+        # meanwhile makes this one superfluous; two firing is harmless.
+        if Hand.objects.filter(pk=hand_id, timer_at=hand.timer_at).update(timer_at=hand.deadline):
+            _send(decision_timeout, (hand_id,), _seconds_until(hand.deadline))
         return "early"
     actors = engine.actors(hand.state)
     if not actors:

@@ -16,13 +16,23 @@ def lock_room(room_id: int) -> Room:
         raise ServiceError("no_room", "There is no such room.") from None
 
 
-def lock_room_of_hand(hand_id: int) -> tuple[Room, Hand]:
-    """Lock the hand's room first (the one lock order every service follows), then read the hand."""
-    # One statement finds and locks the room through the hand (FOR UPDATE OF the room only).
-    room = Room.objects.select_for_update(of=("self",)).filter(hands__pk=hand_id).first()
-    if room is None:
+def lock_table_of_hand(hand_id: int) -> tuple[Room, Hand, list[Seat]]:
+    """Lock the hand's room first (the one lock order every service follows), then read the
+    hand; with the room, its five seats by index (as `table` gives them)."""
+    # One statement finds the room through the hand, locks it (FOR UPDATE OF the room
+    # only) and reads its seats and their players.
+    seats = list(
+        Seat.objects.select_for_update(of=("room",))
+        .select_related("room", "player")
+        .filter(room__hands__pk=hand_id)
+        .order_by("index")
+    )
+    if not seats:
         raise ServiceError("no_hand", "There is no such hand.")
-    return room, Hand.objects.select_for_update().get(pk=hand_id)
+    room = seats[0].room
+    for seat in seats:
+        seat.room = room
+    return room, Hand.objects.select_for_update().get(pk=hand_id), seats
 
 
 def open_room(room: Room) -> None:
@@ -32,7 +42,7 @@ def open_room(room: Room) -> None:
 
 def table(room: Room) -> list[Seat]:
     """The five seats, by index."""
-    return list(Seat.objects.filter(room=room).select_related("player").order_by("index"))
+    return list(room.seats.select_related("player").order_by("index"))  # each seat's .room is `room`
 
 
 def running_hand(room: Room) -> Hand | None:

@@ -9,16 +9,16 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from baohuang import engine
-from rooms import notify
+from rooms import notify, tasks
 from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.options import engine_options
-from rooms.services.common import dissolve, lock_room, lock_room_of_hand, open_room, running_hand, seat_of, table
+from rooms.services.common import dissolve, lock_room, lock_table_of_hand, open_room, running_hand, seat_of, table
 from scoring import services as scoring
 from scoring.selectors import open_debts
 
@@ -91,7 +91,7 @@ def _deal(room: Room, seats: list[Seat], *, tribute: list[dict]) -> Hand:
     seed = new_seed()
     options = engine_options(room.options)
     state = engine.new_hand(room.preset, seed, options=options, tribute=tuple(tribute))
-    hand = Hand.objects.create(
+    hand = Hand(
         room=room,
         number=number,
         seed=seed,
@@ -104,8 +104,12 @@ def _deal(room: Room, seats: list[Seat], *, tribute: list[dict]) -> Hand:
         phase=state["phase"],
         deadline=_deadline(room, state),
     )
+    arm = tasks.timer_needed(hand, seats)
+    if arm:
+        hand.timer_at = hand.deadline
+    hand.save(force_insert=True)
     notify.room_changed(room_id=room.pk, change="hand_started", hand=hand.pk, number=number)
-    notify.after_commit_decision_opened(hand)
+    notify.after_commit_decision_opened(hand, seats, arm=arm)
     return hand
 
 
@@ -137,8 +141,12 @@ def hand_start(*, room_id: int, player: Player | None = None) -> Hand:
 # -- acting ------------------------------------------------------------------------
 
 
-def _apply(room: Room, hand: Hand, action: dict, *, client_id: str | None, by_trustee: bool) -> dict:
-    """Apply one action through the engine, append its event, store the new state."""
+def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id: str | None,
+           by_trustee: bool) -> tuple[dict, bool]:
+    """Apply one action through the engine, append its event, store the new state.
+
+    Returns the event as broadcast, and whether the decision now open needs a new timer
+    message (`rooms.tasks.timer_needed`; its time is stored with the state)."""
     state = hand.state
     previous = _decision(state, hand.deadline)
     try:
@@ -160,10 +168,13 @@ def _apply(room: Room, hand: Hand, action: dict, *, client_id: str | None, by_tr
     hand.version = version
     hand.phase = new_state["phase"]
     hand.deadline = _deadline(room, new_state, previous)
-    hand.save(update_fields=["state", "version", "phase", "deadline"])
+    arm = tasks.timer_needed(hand, seats)
+    if arm:
+        hand.timer_at = hand.deadline
+    hand.save(update_fields=["state", "version", "phase", "deadline", "timer_at"])
     # The deadline rides with the broadcast so live sockets can show the countdown without
     # reading the hand back.
-    return {"version": version, "event": event, "deadline": _epoch_ms(hand.deadline)}
+    return {"version": version, "event": event, "deadline": _epoch_ms(hand.deadline)}, arm
 
 
 def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
@@ -202,17 +213,20 @@ def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
 
 def _act(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id=None, by_trustee=False) -> HandChange:
     change = HandChange(hand=hand)
-    change.events.append(_apply(room, hand, action, client_id=client_id, by_trustee=by_trustee))
+    event, arm = _apply(room, hand, seats, action, client_id=client_id, by_trustee=by_trustee)
+    change.events.append(event)
     notify.hand_events(room_id=room.pk, hand_id=hand.pk, events=change.events)
     if engine.result(hand.state) is not None:
         change.next_hand = _finish(room, hand, seats)
     else:
-        notify.after_commit_decision_opened(hand)
+        notify.after_commit_decision_opened(hand, seats, arm=arm)
     return change
 
 
-def _previous_answer(hand: Hand, seat: int, client_id: str) -> HandChange | None:
+def _previous_answer(hand: Hand, seat: int, client_id: str | None) -> HandChange | None:
     """A re-sent action (same client_id from the same seat) gets the earlier result back."""
+    if client_id is None:
+        return None
     earlier = HandEvent.objects.filter(hand=hand, seat=seat, client_id=client_id).first()
     if earlier is None:
         return None
@@ -230,7 +244,6 @@ def _action_for(seat: int, action) -> dict:
     return {**action, "seat": seat}
 
 
-@transaction.atomic
 def hand_act(
     *,
     hand_id: int,
@@ -243,19 +256,42 @@ def hand_act(
     """A seat plays, passes, bids or declares (`action` as in the engine contract).
 
     `expected_version` is the version the client saw: if the hand moved since, nothing is
-    applied (`stale_version`). When `player` is given it must be the one in `seat`.
+    applied (`stale_version`). When `player` is given it must be the one in `seat`. An
+    action re-sent with a `client_id` already applied for the seat gets the earlier result
+    back (`repeated`), never applied twice.
     """
-    room, hand = lock_room_of_hand(hand_id)
     if client_id is not None:
         client_id = str(client_id)[:64]
-        repeated = _previous_answer(hand, seat, client_id)
-        if repeated is not None:
+    try:
+        return _hand_act(hand_id=hand_id, seat=seat, action=action, expected_version=expected_version,
+                         client_id=client_id, player=player)
+    except IntegrityError:
+        # The client_id is already stored for this seat, though the rest of the re-sent
+        # frame was acceptable now (an action legal again at a later version): the unique
+        # constraint refused the second copy and rolled it back.
+        if client_id is None:
+            raise
+        with transaction.atomic():
+            _room, hand, _seats = lock_table_of_hand(hand_id)
+            repeated = _previous_answer(hand, seat, client_id)
+        if repeated is None:
+            raise
+        return repeated
+
+
+@transaction.atomic
+def _hand_act(*, hand_id, seat, action, expected_version, client_id, player) -> HandChange:
+    room, hand, seats = lock_table_of_hand(hand_id)
+    # A re-sent frame carries the version it was first sent at: once applied, the hand
+    # has moved past it. Only a frame that cannot be applied now searches the log for
+    # its client_id, so a fresh action costs no lookup.
+    if not hand.running or hand.version != expected_version:
+        if (repeated := _previous_answer(hand, seat, client_id)) is not None:
             return repeated
     if not hand.running:
         raise ServiceError("no_hand", "This hand has ended.")
     if hand.version != expected_version:
         raise ServiceError("stale_version", f"The hand has moved on (version {hand.version}); refresh and try again.")
-    seats = table(room)
     if not isinstance(seat, int) or not 0 <= seat < len(seats):
         raise ServiceError("bad_seat", "Seats are numbered 0 to 4.")
     mine = seats[seat]
@@ -266,7 +302,12 @@ def hand_act(
         if mine.trustee_locked:
             raise ServiceError("trustee_locked", "托管 is locked on for the rest of this hand.")
         raise ServiceError("trustee_on", "托管 is on: turn it off to play yourself.")
-    return _act(room, hand, seats, _action_for(seat, action), client_id=client_id)
+    try:
+        return _act(room, hand, seats, _action_for(seat, action), client_id=client_id)
+    except ServiceError:  # the engine refused it (before anything was written)
+        if (repeated := _previous_answer(hand, seat, client_id)) is not None:
+            return repeated
+        raise
 
 
 @transaction.atomic
@@ -281,12 +322,11 @@ def hand_act_for(*, hand_id: int, seat: int, version: int, reason: str) -> HandC
     if reason not in ACT_FOR_REASONS:
         raise ServiceError("bad_reason", f"reason must be one of {', '.join(ACT_FOR_REASONS)}.")
     try:
-        room, hand = lock_room_of_hand(hand_id)
+        room, hand, seats = lock_table_of_hand(hand_id)
     except ServiceError:
         return None
     if not hand.running or hand.version != version or seat not in engine.actors(hand.state):
         return None
-    seats = table(room)
     mine = seats[seat]
     if reason == "trustee" and not mine.trustee:
         return None

@@ -73,7 +73,7 @@ def _leave(room: Room, seat: Seat, *, kicked: bool, note: str) -> None:
         seat.left = True
         seat.online = False
         seat.save(update_fields=["trustee", "trustee_entries", "left", "online"])
-        notify.after_commit_decision_opened(hand)  # the 托管 policy may have to move now
+        notify.after_commit_decision_opened(hand, table(room))  # the 托管 policy may have to move now
     else:
         scoring.debts_convert(room=room, player=player)
         free_seat(seat)

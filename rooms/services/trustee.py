@@ -37,5 +37,5 @@ def trustee_set(*, room_id: int, seat: int, on: bool, player: Player | None = No
     mine.save(update_fields=["trustee", "trustee_entries"])
     notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=on, locked=mine.trustee_locked)
     if on and seat in engine.actors(hand.state):
-        notify.after_commit_decision_opened(hand)  # the policy may have to move now
+        notify.after_commit_decision_opened(hand, seats)  # the policy may have to move now
     return mine

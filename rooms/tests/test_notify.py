@@ -43,7 +43,7 @@ def test_hand_events_are_sent_only_after_commit(full_table, listener, django_cap
     room = full_table("classic")
     join(room.pk)
     opened = []
-    monkeypatch.setattr(notify, "decision_opened", lambda hand: opened.append((hand.pk, hand.version)))
+    monkeypatch.setattr(notify, "decision_opened", lambda hand, seats, arm=False: opened.append((hand.pk, hand.version)))
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         hand = hand_start(room_id=room.pk)
