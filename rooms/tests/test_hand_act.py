@@ -69,6 +69,28 @@ def test_a_resent_client_id_returns_the_first_result_and_applies_nothing(hand):
     assert hand.version == 1 and hand.events.count() == 1
 
 
+def test_a_client_id_already_applied_is_never_applied_again_even_at_the_current_version(hand):
+    seat = actor(hand)
+    first = hand_act(hand_id=hand.pk, seat=seat, action={"type": "decline"}, expected_version=0, client_id="c-1")
+    hand.refresh_from_db()
+    # Refused by the engine now (another seat's turn): still the earlier answer.
+    again = hand_act(hand_id=hand.pk, seat=seat, action={"type": "decline"}, expected_version=hand.version,
+                     client_id="c-1")
+    assert again.repeated and again.events == first.events
+    while actor(hand) != seat:  # play on until the seat is awaited again
+        other = actor(hand)
+        hand_act(hand_id=hand.pk, seat=other, action=engine.autoplay(hand.state, other, "baseline"),
+                 expected_version=hand.version)
+        hand.refresh_from_db()
+    # A legal action at the current version under the same client_id: the stored one wins.
+    version = hand.version
+    later = hand_act(hand_id=hand.pk, seat=seat, action=engine.autoplay(hand.state, seat, "baseline"),
+                     expected_version=version, client_id="c-1")
+    assert later.repeated and later.events[0]["version"] == 1
+    hand.refresh_from_db()
+    assert hand.version == version and hand.events.filter(client_id="c-1").count() == 1
+
+
 def test_only_the_seated_player_acts_for_a_seat(hand, players):
     seat = actor(hand)
     intruder = players[(seat + 1) % 5]

@@ -59,6 +59,28 @@ def test_a_seat_that_does_nothing_is_played_for_after_its_deadline_and_enters_tr
 
 
 @pytest.mark.django_db(transaction=True)
+def test_moves_inside_one_timer_period_share_its_message_which_waits_for_the_deadline_then_open(worker):
+    room, players = short_timer_table(seconds=2)
+    hand = hand_start(room_id=room.pk)
+    armed = hand.timer_at
+    assert armed == hand.deadline  # the deal queued the hand's timer for its deadline
+    time.sleep(1.0)
+    seat = engine.actors(hand.state)[0]
+    action = engine.autoplay(hand.state, seat, "baseline")
+    hand_act(hand_id=hand.pk, seat=seat, action=action, expected_version=0, player=players[seat])
+    hand.refresh_from_db()
+    assert hand.version == 1 and hand.timer_at == armed < hand.deadline  # no second message
+
+    # The queued message fires at the first deadline, finds the next one still ahead and
+    # waits for it; only then is the silent seat played for.
+    event = wait_for(lambda: event_at(hand, 2), seconds=3 + LATE + 2)
+    assert event_at(hand, 1).by_trustee is False
+    assert event.created >= hand.deadline and (event.created - hand.deadline).total_seconds() < LATE
+    assert event.by_trustee and event.seat == engine.actors(hand.state)[0]
+    room_dissolve(room_id=room.pk)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_during_the_countdown_the_sweep_acts_within_its_period(worker, celery_workers):
     room, _players = short_timer_table(seconds=2)
     since = worker.mark()
