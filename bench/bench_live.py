@@ -20,6 +20,11 @@ clients spend no time thinking. Then, for every room at once:
 
 Prints actions per second, p50 / p99 latency of both and our p50 as a multiple of echo's,
 plus errors (error frames, closed sockets, waits over 10 s). Goal: within 3× at 20 rooms.
+
+The server runs as in production (DEBUG off, persistent database connections); each
+scripted socket keeps within the server's rate limit (`tests.live.Pace`: at most 18
+frames a second), as a person's pace does — else a seat moving several times in a row is
+closed with 1008.
 """
 
 import argparse
@@ -49,6 +54,7 @@ def parse_args():
     parser.add_argument("--deflate", action="store_true",
                         help="keep WebSocket permessage-deflate on (Uvicorn's default; it costs ~0.5 ms of "
                         "CPU per frame here, so the measured server runs without it)")
+    parser.add_argument("--workers", type=int, default=1, help="Uvicorn worker processes")
     parser.add_argument("--url", help="a running server to measure instead (ws://host:port, started with "
                         "BENCH_ECHO=1 against --database and --redis); default: start one")
     return parser.parse_args()
@@ -119,8 +125,11 @@ class Socket:
     """One client: reads every frame, wakes whoever waits for a version (or an echo)."""
 
     def __init__(self, url: str, session: str | None, stats: Stats, table: "Table", seat: int):
+        from tests.live import Pace
+
         self.url, self.session, self.stats, self.table, self.seat = url, session, stats, table, seat
         self.snapshots = asyncio.Queue()
+        self.pace = Pace()
 
     async def open(self):
         import websockets
@@ -179,6 +188,7 @@ class Table:
 async def play_room(table: Table, sockets: list[Socket], moves, start: int, hand: int, stats: Stats):
     version = start
     for seat, action in moves:
+        await sockets[seat].pace.wait()
         sent = time.perf_counter()
         await sockets[seat].send({"type": "act", "action": action, "expected_version": version,
                                   "client_id": f"{hand}-{version}"})
@@ -192,6 +202,7 @@ async def play_room(table: Table, sockets: list[Socket], moves, start: int, hand
 
 async def echo_room(table: Table, sockets: list[Socket], count: int, stats: Stats):
     for n in range(1, count + 1):
+        await sockets[n % 5].pace.wait()
         sent = time.perf_counter()
         await sockets[n % 5].send({"type": "echo", "n": n, "pad": "x" * 200})
         try:
@@ -280,13 +291,19 @@ def main():
     from tests.live import Server, channel_prefix, server_env
 
     prefix = channel_prefix()
+    from django.conf import settings
+
+    # Production settings (the sessions made here are signed with this process's key).
     env = server_env(database=args.database, redis=args.redis, prefix=prefix, BENCH_ECHO=1,
-                     CONN_MAX_AGE=args.conn_max_age, CELERY_QUEUE=f"{prefix}celery")
+                     CONN_MAX_AGE=args.conn_max_age, CELERY_QUEUE=f"{prefix}celery", DEBUG=0,
+                     SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
     tables = make_tables(args.rooms, args.preset)
     if args.url:
         game, game_seconds, echo, echo_seconds = asyncio.run(run(args.url, tables))
     else:
         options = () if args.deflate else ("--ws-per-message-deflate", "false")
+        if args.workers > 1:
+            options += ("--workers", str(args.workers))
         server = Server(env=env, log_path=ROOT / "var" / "bench_live_uvicorn.log", options=options).start()
         try:
             game, game_seconds, echo, echo_seconds = asyncio.run(run(server.ws_url, tables))
