@@ -117,7 +117,7 @@ class HandAdmin(ReadOnlyAdmin):
     list_select_related = ("room",)
     fields = (
         "room", "number", "preset", "seed", "options", "tribute", "players", "phase", "version",
-        "deadline", "scored", "started", "ended", "result", "replay_summary", "event_log",
+        "deadline", "timer_at", "scored", "started", "ended", "result", "replay_summary", "event_log",
     )
     readonly_fields = fields
 
