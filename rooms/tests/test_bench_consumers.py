@@ -1,0 +1,58 @@
+"""The benchmark's echo consumers (`bench/bench_live.py`; routed only with BENCH_ECHO=1),
+over the real Redis layer: every socket of a group gets each frame, unchanged, and the
+write echo commits to the room's row before it sends."""
+
+import json
+
+import pytest
+from channels.routing import URLRouter
+from django.urls import path
+
+from rooms.consumers import EchoConsumer, WriteEchoConsumer
+from rooms.models import Room
+from rooms.services import player_guest, room_create
+from tests.live import (anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
+                        no_lingering_connections, websocket_communicator)
+
+pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("isolated_channel_layer")]
+
+ROUTES = URLRouter([
+    path("ws/echo/<slug:name>/", EchoConsumer.as_asgi()),
+    path("ws/echo-write/<int:name>/", WriteEchoConsumer.as_asgi()),
+])
+
+
+async def group_of_five(address: str) -> list:
+    communicator_class = websocket_communicator()
+    sockets = [communicator_class(ROUTES, address) for _ in range(5)]
+    for socket in sockets:
+        assert (await socket.connect())[0]
+    return sockets
+
+
+async def every_socket_gets(sockets: list, text: str) -> None:
+    for socket in sockets:
+        assert await socket.receive_from(timeout=5) == text
+
+
+async def test_the_echo_sends_each_frame_to_every_socket_of_its_group():
+    sockets = await group_of_five("/ws/echo/bench0/")
+    frame = json.dumps({"type": "echo", "n": 1, "pad": "x" * 200})
+    await sockets[3].send_to(text_data=frame)
+    await every_socket_gets(sockets, frame)
+    for socket in sockets:
+        assert await socket.receive_nothing(0.1)
+        await socket.disconnect()
+
+
+async def test_the_write_echo_commits_to_the_room_row_before_it_sends():
+    room = await db(lambda: room_create(creator=player_guest(nickname="alice"), name="bench", preset="classic"))()
+    sockets = await group_of_five(f"/ws/echo-write/{room.pk}/")
+    frame = json.dumps({"type": "echo", "n": 1})
+    await sockets[0].send_to(text_data=frame)
+    await every_socket_gets(sockets, frame)
+    updated = await db(lambda: Room.objects.get(pk=room.pk).updated)()
+    assert updated > room.updated
+    for socket in sockets:
+        await socket.disconnect()
