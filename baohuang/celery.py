@@ -23,4 +23,6 @@ app.conf.task_default_queue = os.environ.get("CELERY_QUEUE", "celery")
 SWEEP_SECONDS = 5.0
 app.conf.beat_schedule = {
     "sweep-overdue-decisions": {"task": "rooms.sweep_overdue", "schedule": SWEEP_SECONDS},
+    # Seats still shown online after their server process died (rooms/presence.py).
+    "sweep-stale-presence": {"task": "rooms.sweep_presence", "schedule": 2 * SWEEP_SECONDS},
 }

@@ -178,6 +178,11 @@ CHANNEL_LAYERS = {
     },
 }
 
+# A socket counts as live this long after its last heartbeat (sent every third of it);
+# seats shown online with no live socket (their server process died) go offline at the
+# next presence sweep (rooms/presence.py).
+PRESENCE_TTL_SECONDS = envint("PRESENCE_TTL_SECONDS", "30", low=1, high=3600)
+
 # Timers, 托管 and bot moves and the periodic sweep run in Celery (rooms/tasks.py).
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None

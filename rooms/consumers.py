@@ -343,6 +343,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.joined = False
         self.recent = deque()  # arrival times of recent frames, for the rate limit
         self.closing = False
+        self.heartbeat = None
         room = await db(room_find)(self.room_id)
         refusal = self._refusal(room)
         await self.accept()
@@ -356,6 +357,10 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.joined = True
         if self.user is not None:
+            # Live first, then online: the presence sweep never sees this seat online
+            # without a live socket behind it (rooms/presence.py).
+            await self._alive()
+            self.heartbeat = asyncio.create_task(self._beat())
             await db(presence.seat_connected)(room_id=self.room_id, player=self.user)
         await self.send_snapshot()
 
@@ -369,10 +374,31 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         return None
 
     async def disconnect(self, code):
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
         if self.joined:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.user is not None:
+                await self._presence_call(presence.socket_gone)
             if self.role == "player":
                 await db(presence.seat_disconnected)(room_id=self.room_id, player=self.user)
+
+    async def _alive(self) -> None:
+        await self._presence_call(presence.socket_alive)
+
+    async def _beat(self) -> None:
+        """Renew this socket's live entry until it closes (rooms/presence.py)."""
+        while True:
+            await asyncio.sleep(presence.heartbeat_seconds())
+            await self._alive()
+
+    async def _presence_call(self, function) -> None:
+        """A live-socket entry in Redis: a failure is logged, never allowed to cost the
+        socket (the sweep errs towards showing a seat offline, which its socket repairs)."""
+        try:
+            await db(function)(room_id=self.room_id, player_id=self.user.pk, socket=self.channel_name)
+        except Exception:
+            log.warning("room %s: presence entry for player %s failed", self.room_id, self.user.pk, exc_info=True)
 
     # -- frames from the client ----------------------------------------------------------
 

@@ -6,13 +6,26 @@ after commit. A player may hold several sockets (two tabs, two server processes)
 closes the seat goes offline, and every other socket of that player, on hearing it, marks
 the seat online again (`RoomConsumer.room_changed`) — no connection counting to drift when
 a process dies.
+
+A server process that dies closes nothing, so each socket of a signed-in player also keeps
+an entry in Redis (a sorted set per room and player: socket → expiry), renewed by a
+heartbeat every third of `PRESENCE_TTL_SECONDS`. The presence sweep
+(`rooms.tasks.sweep_presence`, Celery beat) takes offline every seat shown online whose
+player has no live entry left. A live socket that hears its own seat go offline marks it
+online again, so a late heartbeat costs a flicker, never a wrong state.
 """
 
+import functools
+import time
+
+import redis
+from django.conf import settings
 from django.db import transaction
 
 from rooms.errors import ServiceError
 from rooms.models import Player, Seat
 from rooms.services import seat_online, seat_take
+from rooms.services.common import lock_room
 
 
 def seat_record(seat: Seat) -> dict:
@@ -50,3 +63,58 @@ def seat_take_online(*, room_id: int, player: Player, index: int | None) -> Seat
     """Sit down from a live socket: take the seat and show it online, in one transaction."""
     seat_take(room_id=room_id, player=player, index=index)
     return seat_online(room_id=room_id, player=player, online=True)
+
+
+# -- live sockets (Redis) ------------------------------------------------------------------
+
+
+def heartbeat_seconds() -> float:
+    return settings.PRESENCE_TTL_SECONDS / 3
+
+
+@functools.cache
+def _redis(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url)
+
+
+def _key(room_id: int, player_id: int) -> str:
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")  # one namespace per deployment
+    return f"{prefix}:presence:{room_id}:{player_id}"
+
+
+def socket_alive(*, room_id: int, player_id: int, socket: str) -> None:
+    """The player's socket `socket` in the room is live for another `PRESENCE_TTL_SECONDS`
+    (at connect, then at every heartbeat)."""
+    key, ttl = _key(room_id, player_id), settings.PRESENCE_TTL_SECONDS
+    with _redis(settings.REDIS_URL).pipeline() as pipe:
+        pipe.zadd(key, {socket: time.time() + ttl})
+        pipe.expire(key, 2 * ttl)
+        pipe.execute()
+
+
+def socket_gone(*, room_id: int, player_id: int, socket: str) -> None:
+    _redis(settings.REDIS_URL).zrem(_key(room_id, player_id), socket)
+
+
+def live_sockets(pairs: list[tuple[int, int]]) -> list[int]:
+    """For each (room id, player id): how many of the player's sockets there are live."""
+    now = time.time()
+    with _redis(settings.REDIS_URL).pipeline(transaction=False) as pipe:
+        for room_id, player_id in pairs:
+            pipe.zremrangebyscore(_key(room_id, player_id), "-inf", now)
+            pipe.zcard(_key(room_id, player_id))
+        replies = pipe.execute()
+    return replies[1::2]
+
+
+@transaction.atomic
+def seat_offline_if_gone(*, room_id: int, player_id: int) -> bool:
+    """Take the player's seat offline if it shows online with no live socket left. Checked
+    with the room locked: a socket connecting meanwhile is either counted here or marks
+    the seat online after this commits."""
+    room = lock_room(room_id)
+    seat = Seat.objects.filter(room=room, player_id=player_id, online=True).select_related("player").first()
+    if seat is None or live_sockets([(room_id, player_id)])[0]:
+        return False
+    seat_online(room_id=room_id, player=seat.player, online=False)
+    return True

@@ -196,3 +196,21 @@ def _stalled_moves(now, grace):
             if seat.trustee or is_bot(seat):
                 yield hand, seat.index
                 break  # one move per hand per sweep: the version moves with it
+
+
+@shared_task(name="rooms.sweep_presence", ignore_result=True)
+def sweep_presence() -> int:
+    """Take offline every seat shown online whose player has no live socket left (its
+    server process died without closing it; rooms/presence.py). Returns how many."""
+    from rooms import presence
+
+    shown = list(Seat.objects.filter(online=True, player__isnull=False).values_list("room_id", "player_id"))
+    gone = 0
+    for (room_id, player_id), live in zip(shown, presence.live_sockets(shown) if shown else []):
+        if live:
+            continue
+        try:
+            gone += presence.seat_offline_if_gone(room_id=room_id, player_id=player_id)
+        except Exception:
+            log.exception("presence sweep: room %s player %s failed", room_id, player_id)
+    return gone

@@ -1,11 +1,15 @@
 """Scale-out: two Uvicorn processes on different ports, sharing PostgreSQL and Redis, serve
 one room; players connected to different processes play a whole hand together over real
-sockets, and one of them drops mid-hand and comes back through the other process."""
+sockets, and one of them drops mid-hand and comes back through the other process. A
+process that dies leaves no seat shown online."""
+
+import asyncio
 
 import pytest
 
 from baohuang import engine
 from rooms.models import Hand, Seat
+from rooms.tasks import sweep_presence
 from tests.live import (SocketClient, anyio_backend, db, no_lingering_connections,  # noqa: F401
                         play_hand, session_key)
 
@@ -77,3 +81,33 @@ async def test_players_on_two_server_processes_play_a_whole_hand_together(live_s
         for client in everyone:
             if hasattr(client, "socket"):
                 await client.close()
+
+
+async def test_a_server_process_that_dies_leaves_no_seat_shown_online(live_servers, full_table, players, settings):
+    # Sockets count as gone 2 s after their last heartbeat, in the servers and here.
+    settings.PRESENCE_TTL_SECONDS = 2
+    room = await db(full_table)("classic")
+    alice_session, bob_session = [await db(session_key)(player) for player in players[:2]]
+    doomed, survivor = live_servers(2, PRESENCE_TTL_SECONDS=2)
+    alice = SocketClient(f"{doomed.ws_url}/ws/rooms/{room.pk}/", session=alice_session)
+    bob = SocketClient(f"{survivor.ws_url}/ws/rooms/{room.pk}/", session=bob_session)
+    try:
+        for client in (alice, bob):
+            await client.connect()
+            await client.expect("snapshot")
+        online = lambda: list(Seat.objects.filter(room=room).order_by("index").values_list("online", flat=True))  # noqa: E731
+        assert (await db(online)())[:2] == [True, True]
+        assert await db(sweep_presence)() == 0  # both sockets are live
+
+        doomed.process.kill()  # no close frame, no disconnect: her seat still shows online
+        doomed.process.wait()
+        assert (await db(online)())[:2] == [True, True]
+        await asyncio.sleep(2.5)  # her last heartbeat has run out; his are renewed
+
+        assert await db(sweep_presence)() == 1
+        frame = await bob.expect("presence", where=lambda f: f["seat"]["index"] == 0)
+        assert frame["seat"]["online"] is False
+        assert (await db(online)())[:2] == [False, True]
+        assert await db(sweep_presence)() == 0
+    finally:
+        await bob.close()
