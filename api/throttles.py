@@ -9,7 +9,8 @@ class AnonymousThrottle(AnonRateThrottle):
 
     The rate is read on every request, not once at import as DRF's own class does, so a
     changed setting (tests, the benchmark) takes effect; `None` switches throttling off.
-    The counters live in Django's default cache: per process unless CACHES is shared.
+    The counters live in Django's default cache: per process unless `CACHE_URL` names a
+    shared Redis (baohuang/settings.py).
     """
 
     def get_rate(self):

@@ -178,6 +178,19 @@ CHANNEL_LAYERS = {
     },
 }
 
+# Django's cache holds the API's anonymous throttle counters: in each process's memory by
+# default; with several server processes, CACHE_URL (a Redis URL — another db number of
+# REDIS_URL will do) makes them count together.
+CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": envredis("CACHE_URL", CACHE_URL),
+            "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi"),
+        }
+    }
+
 # A socket counts as live this long after its last heartbeat (sent every third of it);
 # seats shown online with no live socket (their server process died) go offline at the
 # next presence sweep (rooms/presence.py).

@@ -29,3 +29,24 @@ def test_a_logged_in_player_is_not_throttled(api, alice, three_a_minute):
     api.force_login(alice)
 
     assert {api.get("/api/leaderboard/").status_code for _ in range(6)} == {200}
+
+
+def test_with_a_shared_cache_every_process_counts_the_same_client(api, db, three_a_minute, settings):
+    import uuid
+
+    import redis
+    from django.core.cache import caches
+
+    prefix = f"throttle-{uuid.uuid4().hex[:8]}"
+    shared = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": settings.REDIS_URL,
+              "KEY_PREFIX": prefix}
+    settings.CACHES = {"default": shared}
+    assert [api.get("/api/rooms/").status_code for _ in range(2)] == [200, 200]
+
+    # Another process: its own connection to the same Redis, nothing in common but the store.
+    settings.CACHES = {"default": {**shared}}
+    caches["default"].close()
+    assert [api.get("/api/rooms/").status_code for _ in range(2)] == [200, 429]
+    keys = redis.Redis.from_url(settings.REDIS_URL).keys(f"{prefix}:*")
+    assert keys
+    redis.Redis.from_url(settings.REDIS_URL).delete(*keys)

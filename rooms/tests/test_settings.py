@@ -64,3 +64,16 @@ def test_check_deploy_is_quiet_with_production_values():
 
 def test_room_presets_are_the_engines():
     assert tuple(Preset.values) == tuple(PRESETS)
+
+
+def test_cache_url_shares_the_cache_through_redis_and_refuses_other_urls():
+    def backend(**env):
+        shown = manage("shell", "--no-imports", "-c",
+                       "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])", **env)
+        assert shown.returncode == 0, shown.stderr
+        return shown.stdout.strip()
+
+    assert backend(CACHE_URL="redis://127.0.0.1:6379/7") == "django.core.cache.backends.redis.RedisCache"
+    assert backend() == "django.core.cache.backends.locmem.LocMemCache"
+    refused = manage("check", CACHE_URL="memcached://127.0.0.1:11211")
+    assert refused.returncode != 0 and "CACHE_URL" in refused.stderr
