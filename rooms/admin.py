@@ -1,4 +1,4 @@
-"""Admin for players, rooms, seats, hands and the hand event log.
+"""Admin for players, rooms, seats, hands, the hand event log and table chat.
 
 Admin actions go through the services, like every other writer: kicking costs −40 and
 plays the seat on under 托管; dissolving abandons a running hand and converts debts.
@@ -14,7 +14,7 @@ from django.utils.safestring import mark_safe
 
 from rooms import selectors, services
 from rooms.errors import ServiceError
-from rooms.models import Hand, HandEvent, Player, Room, Seat
+from rooms.models import ChatMessage, Hand, HandEvent, Player, Room, Seat
 
 
 def _run(modeladmin, request, label, calls):
@@ -155,3 +155,14 @@ class HandEventAdmin(ReadOnlyAdmin):
     list_filter = ("by_trustee", "hand__preset")
     search_fields = ("hand__room__name", "client_id")
     list_select_related = ("hand",)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyAdmin):
+    """What was said at the tables, for moderation (kick a player from the room's page)."""
+
+    list_display = ("created", "room", "player", "seat", "text")
+    list_filter = ("phrase",)
+    search_fields = ("text", "player__username", "player__display_name", "room__name")
+    list_select_related = ("room", "player")
+    date_hierarchy = "created"

@@ -20,9 +20,10 @@ from django.utils import timezone
 from baohuang import engine
 from rooms import presence
 from rooms.errors import ServiceError
-from rooms.models import Hand, HandEvent, Room
+from rooms.models import ChatMessage, Hand, HandEvent, Room
 from rooms.notify import room_group
-from rooms.services import hand_act, hand_start, seat_leave, trustee_set
+from rooms.services import chat_say, hand_act, hand_start, seat_leave, trustee_set
+from rooms.services.rooms import chat_record
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,7 @@ RATE_LIMIT = 20  # client messages per RATE_WINDOW seconds; one more closes with
 RATE_WINDOW = 1.0
 CATCH_UP_MAX = 200  # events replayed on `sync`; further behind gets a snapshot
 CHAT_MAX = 200
+CHAT_HISTORY = 30  # the room's latest chat lines in every snapshot
 CLIENT_ID_MAX = 64
 
 CLOSE_POLICY = 1008
@@ -113,6 +115,8 @@ def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
         "hand": None,
         "version": None,
         "phrases": PHRASES,
+        "chat": [chat_record(message) for message in reversed(
+            ChatMessage.objects.filter(room=room).select_related("player").order_by("-id")[:CHAT_HISTORY])],
     }
     if hand is not None:
         frame["hand"] = {
@@ -487,11 +491,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def on_chat(self, message, client_id):
         text, phrase = _chat(message)
-        player = self._player()
-        await self.channel_layer.group_send(self.group, {
-            "type": "chat.message", "player": {"id": player.pk, "name": str(player)}, "seat": self.seat,
-            "text": text, "phrase": phrase, "at": now_ms(),
-        })
+        await db(chat_say)(room_id=self.room_id, player=self._player(), text=text, phrase=phrase)
         await self.send_ack(client_id)
 
     async def on_ping(self, message, client_id):

@@ -1,4 +1,4 @@
-"""Players, rooms, seats, hands and the hand's event log.
+"""Players, rooms, seats, hands and the hand's event log, and table chat.
 
 Only `rooms.services` writes these rows; everything else reads them through
 `rooms.selectors` or the admin.
@@ -163,3 +163,21 @@ class HandEvent(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.hand_id} v{self.version} seat {self.seat}"
+
+
+class ChatMessage(models.Model):
+    """A line of table chat (free text or a quick phrase): kept so that a player who comes
+    back sees the conversation, and so that operators can read what was said."""
+
+    room = models.ForeignKey(Room, models.CASCADE, related_name="chat")
+    player = models.ForeignKey(Player, models.PROTECT, related_name="chat")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="the speaker's seat (none: watching)")
+    text = models.CharField(max_length=200)
+    phrase = models.CharField(max_length=32, blank=True, help_text="the quick phrase's id, if it was one")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["room", "id"]
+
+    def __str__(self) -> str:
+        return f"room {self.room_id}: {self.player}: {self.text}"

@@ -45,6 +45,12 @@ def room_changed(*, room_id: int, change: str, **details) -> None:
     transaction.on_commit(lambda: _send(room_id, message), robust=True)
 
 
+def chat_said(*, room_id: int, record: dict) -> None:
+    """After commit: `{"type": "chat.message", **record}` (the record as `chat` frames show it)."""
+    message = {"type": "chat.message", **record}
+    transaction.on_commit(lambda: _send(room_id, message), robust=True)
+
+
 def after_commit_decision_opened(hand, seats, *, arm: bool = False) -> None:
     """After commit, `decision_opened(hand, seats, arm=arm)` (see there)."""
     transaction.on_commit(lambda: decision_opened(hand, seats, arm=arm), robust=True)

@@ -9,12 +9,14 @@ Broadcasts and the timer hook run after commit (`rooms.notify`).
 from rooms.errors import ServiceError
 from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start
 from rooms.services.players import player_bot, player_guest
-from rooms.services.rooms import player_kick, room_create, room_dissolve, seat_leave, seat_online, seat_take
+from rooms.services.rooms import (chat_say, player_kick, room_create, room_dissolve, seat_leave, seat_online,
+                                  seat_take)
 from rooms.services.trustee import trustee_set
 
 __all__ = [
     "HandChange",
     "ServiceError",
+    "chat_say",
     "hand_act",
     "hand_act_for",
     "hand_start",

@@ -4,7 +4,7 @@ from django.db import transaction
 
 from rooms import notify
 from rooms.errors import ServiceError
-from rooms.models import SEATS, Player, Preset, Room, Seat
+from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
 from rooms.options import clean_options
 from rooms.services.common import dissolve, free_seat, lock_room, open_room, running_hand, seat_of, table
 from scoring import services as scoring
@@ -130,3 +130,23 @@ def room_dissolve(*, room_id: int, by: Player | None = None) -> Room:
     open_room(room)
     dissolve(room, table(room), reason="by administrator" if by is not None else "dissolved")
     return room
+
+
+def chat_record(message: ChatMessage) -> dict:
+    """A chat line as the protocol shows it (`chat` frames, `snapshot.chat`)."""
+    return {"player": {"id": message.player_id, "name": str(message.player)}, "seat": message.seat,
+            "text": message.text, "phrase": message.phrase or None, "at": int(message.created.timestamp() * 1000)}
+
+
+@transaction.atomic
+def chat_say(*, room_id: int, player: Player, text: str, phrase: str | None = None) -> ChatMessage:
+    """Say something at the table (text already checked by the caller): stored, then sent
+    to the room after commit. Anyone signed in may talk, seated or watching."""
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None:
+        raise ServiceError("no_room", "There is no such room.")
+    open_room(room)
+    seat = Seat.objects.filter(room=room, player=player, left=False).values_list("index", flat=True).first()
+    message = ChatMessage.objects.create(room=room, player=player, seat=seat, text=text, phrase=phrase or "")
+    notify.chat_said(room_id=room.pk, record=chat_record(message))
+    return message

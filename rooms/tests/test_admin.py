@@ -17,7 +17,7 @@ def admin_client(client, db):
 
 
 @pytest.mark.parametrize(
-    "model", ["rooms/player", "rooms/room", "rooms/seat", "rooms/hand", "rooms/handevent",
+    "model", ["rooms/player", "rooms/room", "rooms/seat", "rooms/hand", "rooms/handevent", "rooms/chatmessage",
               "scoring/ledgerentry", "scoring/tributedebt"],
 )
 def test_every_model_has_a_searchable_changelist(admin_client, model):
@@ -86,3 +86,15 @@ def test_an_account_with_a_password_can_be_added(admin_client):
     assert response.status_code == 302
     frank = Player.objects.get(username="frank")
     assert frank.display_name == "Frank" and frank.check_password("a-long-pass-9281")
+
+
+def test_what_was_said_at_a_table_can_be_read_and_searched_never_changed(admin_client, full_table, players):
+    from rooms.services import chat_say
+
+    room = full_table("classic")
+    said = chat_say(room_id=room.pk, player=players[1], text="出得真慢")
+    chat_say(room_id=room.pk, player=players[2], text="hello")
+    page = admin_client.get("/admin/rooms/chatmessage/?q=真慢")
+    assert page.status_code == 200 and "出得真慢" in page.text and "hello" not in page.text
+    assert said.seat == 1
+    assert admin_client.post(f"/admin/rooms/chatmessage/{said.pk}/delete/").status_code == 403

@@ -5,8 +5,8 @@ import asyncio
 import pytest
 
 from baohuang import engine
-from rooms.consumers import PHRASES
-from rooms.models import Hand, HandEvent, Room, Seat
+from rooms.consumers import CHAT_HISTORY, PHRASES
+from rooms.models import ChatMessage, Hand, HandEvent, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take
 from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
                         no_lingering_connections, session_key)
@@ -451,6 +451,34 @@ async def test_chat_text_and_quick_phrases_reach_the_room(table):
     await clients[1].send({"type": "chat", "text": "x" * 200})
     assert await watcher.expect("chat", where=lambda frame: frame["text"] == "x" * 200)
     await close_all(clients, watcher)
+
+
+async def test_chat_is_stored_and_every_snapshot_repeats_the_latest_lines(table, frank):
+    room, sessions = table
+    alice = await joined(room, sessions[0])
+    watcher_player, watcher_session = frank
+    watcher = await joined(room, watcher_session)  # signed in, not seated
+    await alice.send({"type": "chat", "text": "first", "client_id": "1"})
+    await alice.expect("ack")
+    await watcher.send({"type": "chat", "phrase": "nice", "client_id": "2"})
+    await watcher.expect("ack")
+    await alice.send({"type": "chat", "text": "", "client_id": "3"})  # refused: nothing stored
+    assert (await alice.expect("error"))["code"] == "bad_field"
+    for number in range(CHAT_HISTORY - 1):  # one line more than a snapshot repeats
+        await alice.send({"type": "chat", "text": f"line {number}"})
+        await asyncio.sleep(0.06)  # within the rate limit
+    last = await alice.expect("chat", where=lambda frame: frame["text"] == f"line {CHAT_HISTORY - 2}")
+
+    stored = await db(lambda: list(ChatMessage.objects.filter(room=room).values_list("seat", "text", "phrase")))()
+    assert stored[:2] == [(0, "first", ""), (None, PHRASES["nice"], "nice")]
+    assert len(stored) == CHAT_HISTORY + 1
+    later = await joined(room, sessions[1])  # bob comes to the table afterwards
+    lines = [frame for frame in later.frames if frame["type"] == "snapshot"][-1]["chat"]
+    assert [line["text"] for line in lines] == [text for _, text, _ in stored[1:]]  # all but "first"
+    assert lines[-1] == {key: value for key, value in last.items() if key != "type"}
+    assert lines[0]["text"] == PHRASES["nice"] and lines[0]["phrase"] == "nice" and lines[0]["seat"] is None
+    assert lines[0]["player"] == {"id": watcher_player.pk, "name": str(watcher_player)}
+    await close_all([alice, watcher, later])
 
 
 async def test_ping_gets_a_pong_with_the_server_time(table):
