@@ -69,6 +69,8 @@ ZH = {
     "Table": "牌桌", "Your cards": "我的牌", "Actions": "操作",
     "Hand score": "本局得分", "Left during a hand (强退)": "强退", "Tribute 进贡 turned into points": "进贡折分",
     "Adjustment": "调整",
+    "Chat": "聊天", "Chat messages": "聊天记录", "Chat message": "聊天内容", "Say something…": "说点什么…",
+    "Send": "发送", "Quick phrases": "快捷语", "%(n)s new": "%(n)s 条新消息",
 }
 
 PO = Path(__file__).resolve().parent / "zh_Hans" / "LC_MESSAGES" / "django.po"

@@ -191,6 +191,10 @@ def table_text() -> dict:
         "menzan": _("闷三"), "close": _("Close"), "showScores": _("Score sheet"),
         "dissolved": _("This room has been dissolved."), "backToLobby": _("Back to the lobby"),
         "spectating": _("You are watching"), "signInToSit": _("Pick a nickname to sit down"),
+        # chat
+        "chat": _("Chat"), "chatLines": _("Chat messages"), "chatMessage": _("Chat message"),
+        "chatPlaceholder": _("Say something…"), "chatSend": _("Send"), "chatPhrases": _("Quick phrases"),
+        "chatUnread": _("%(n)s new"),
         # errors, by code: the server's own sentence follows
         "errors": {
             "does_not_beat": _("That does not beat the set on the table."),

@@ -51,6 +51,7 @@ const conn = new Connection(config.ws, {
     $("conn").textContent = T[status] || status;
     $("conn").className = `conn ${status}`;
     renderControls();
+    renderChat();
   },
   onOpen() {
     if (store.hand) conn.send({ type: "sync", hand: store.hand.id, version: store.hand.version });
@@ -69,6 +70,7 @@ const handlers = {
     store.seats = message.seats;
     store.hand = message.hand;
     store.phrases = message.phrases || {};
+    if (Array.isArray(message.chat)) showChat(message.chat); // absent: keep what is shown
     ui.hintList = null;
     maybeJoin();
     render();
@@ -110,7 +112,9 @@ const handlers = {
   pong(message) {
     store.offset = message.server_time - Date.now();
   },
-  chat() {},
+  chat(message) {
+    addChat(message);
+  },
 };
 
 function send(frame) {
@@ -162,6 +166,7 @@ function render() {
   renderHand();
   renderControls();
   renderSheet();
+  renderChat();
 }
 
 function seatAt(position) {
@@ -562,6 +567,111 @@ $("scores-button").addEventListener("click", () => {
 $("leave-button").addEventListener("click", () => {
   if (running() && !window.confirm(T.leaveMidHand)) return;
   send({ type: "leave" });
+});
+
+// -- chat -------------------------------------------------------------------------------------
+// Lines are built with textContent only (chat text is whatever people typed). A snapshot
+// carrying `chat` (the room's recent records, oldest first) replaces the lines; each live
+// `chat` frame appends one.
+
+const CHAT_LINES = 100;
+const chat = { unread: 0, phrasesKey: null };
+
+const chatKey = (record) => `${record.player ? record.player.id : ""}|${record.at ?? ""}|${record.text ?? ""}`;
+
+function chatLine(record) {
+  const name = (record.player && record.player.name) || "?";
+  const who = record.seat === null || record.seat === undefined ? name : `#${record.seat + 1} ${name}`;
+  const at = typeof record.at === "number" ? new Date(record.at).toLocaleTimeString() : undefined;
+  return el("li", { class: record.phrase ? "phrase" : "", title: at, dataset: { key: chatKey(record) } },
+    el("span", { class: "who", text: `${who}:` }), " ", el("span", { class: "said", text: String(record.text ?? "") }));
+}
+
+function scrollChat() {
+  const lines = $("chat-lines");
+  lines.scrollTop = lines.scrollHeight;
+}
+
+function showChat(records) {
+  // The lines become exactly `records`. A snapshot usually repeats what is shown (it comes
+  // with every seat change): keep the lines that stay and append only the new ones, so a
+  // screen reader (aria-live, additions) does not read the whole chat out again.
+  const lines = $("chat-lines");
+  records = records.slice(-CHAT_LINES);
+  const keys = records.map(chatKey);
+  const shown = [...lines.children].map((node) => node.dataset.key);
+  let kept = Math.min(shown.length, keys.length);
+  const same = (k) => keys.slice(0, k).every((key, i) => key === shown[shown.length - k + i]);
+  while (kept > 0 && !same(kept)) kept -= 1;
+  const drop = shown.length - kept;
+  for (let i = 0; i < drop; i++) lines.firstElementChild.remove();
+  lines.append(...records.slice(kept).map(chatLine));
+  scrollChat();
+}
+
+function addChat(record) {
+  const lines = $("chat-lines");
+  // A frame published just before a snapshot may repeat that snapshot's last records.
+  const key = chatKey(record);
+  for (let node = lines.lastElementChild, n = 0; node && n < 30; node = node.previousElementSibling, n++) {
+    if (node.dataset.key === key) return;
+  }
+  lines.append(chatLine(record));
+  while (lines.children.length > CHAT_LINES) lines.firstElementChild.remove();
+  scrollChat();
+  if (!$("chat").open) {
+    chat.unread += 1;
+    renderUnread();
+  }
+}
+
+function renderUnread() {
+  const badge = $("chat-unread");
+  badge.hidden = !chat.unread;
+  badge.textContent = chat.unread ? fmt(T.chatUnread, { n: chat.unread }) : "";
+}
+
+function renderChat() {
+  // Anyone signed in may chat (docs/protocol.md); anonymous spectators only read.
+  const canChat = Boolean(store.you && store.you.player);
+  $("chat-form").hidden = !canChat;
+  $("chat-phrases").hidden = !canChat;
+  const phrases = store.phrases || {};
+  const key = JSON.stringify(phrases);
+  if (key !== chat.phrasesKey) {
+    chat.phrasesKey = key;
+    $("chat-phrases").replaceChildren(...Object.entries(phrases).map(([id, text]) => el("button", {
+      type: "button", class: "small", dataset: { phrase: id }, onclick: () => sendChat({ phrase: id }), text })));
+  }
+  const offline = !conn.open;
+  $("chat-send").disabled = offline;
+  for (const button of $("chat-phrases").querySelectorAll("button")) button.disabled = offline;
+}
+
+function sendChat(body) {
+  if (!conn.open) return false;
+  send({ type: "chat", ...body });
+  return true;
+}
+
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("chat-input");
+  const text = input.value.trim();
+  if (!text) {
+    input.value = "";
+    return;
+  }
+  if (sendChat({ text })) input.value = "";
+});
+
+if (localStorage.getItem("bh-chat") === "closed") $("chat").open = false;
+$("chat").addEventListener("toggle", () => {
+  localStorage.setItem("bh-chat", $("chat").open ? "open" : "closed");
+  if (!$("chat").open) return;
+  chat.unread = 0;
+  renderUnread();
+  scrollChat();
 });
 
 // -- joining from the lobby, timers, keys ------------------------------------------------------

@@ -219,3 +219,89 @@ def test_the_hand_is_sorted_as_the_engine_sorts_it(browser):
             assert got == sort_hand(case["hand"], case["preset"])
     finally:
         page.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_chat_with_text_and_a_quick_phrase(browser, server, seats_to_close):
+    """alice types a line and presses Send: bob (on a phone) and an anonymous spectator read
+    it as plain text, "#1 alice: …"; bob's quick phrase shows on every page. The spectator
+    reads but has no input; a snapshot with `chat` replaces the lines, one without keeps them."""
+    alice = Seat(browser, server.url, "alice")
+    bob = Seat(browser, server.url, "bob", viewport=PHONE)
+    seats_to_close.extend([alice, bob])
+    for person in (alice, bob):
+        person.become_guest()
+    room = alice.create_room("classic")
+    bob.join(room)
+    watcher = Seat(browser, server.url, "watcher", viewport=PHONE)
+    seats_to_close.append(watcher)
+    watcher.page.goto(f"{server.url}/rooms/{room}/")
+    watcher.wait_connected()
+    expect(watcher.page.locator("#table")).to_have_attribute("data-role", "spectator")
+    expect(watcher.page.locator("#chat-lines")).to_be_visible()
+    expect(watcher.page.locator("#chat-form")).to_be_hidden()
+    expect(watcher.page.locator("#chat-phrases")).to_be_hidden()
+    for seat in (alice, bob):
+        expect(seat.page.locator("#chat-input")).to_be_visible()
+        expect(seat.page.locator("#chat-input")).to_have_attribute("maxlength", "200")
+        expect(seat.page.locator("#chat-phrases [data-phrase]")).to_have_count(8)
+
+    # Blank input sends nothing; a line with markup in it is shown as the characters typed.
+    said = "<b>谁先来?</b> & 'hi'"
+    alice.page.fill("#chat-input", "   ")
+    alice.page.click("#chat-send")
+    alice.page.fill("#chat-input", f"  {said} ")
+    alice.page.click("#chat-send")
+    expect(alice.page.locator("#chat-input")).to_have_value("")
+    for seat in (alice, bob, watcher):
+        expect(seat.page.locator("#chat-lines li")).to_have_count(1)
+        expect(seat.page.locator("#chat-lines li").last).to_have_text(f"#1 alice: {said}")
+        expect(seat.page.locator("#chat-lines b")).to_have_count(0)  # text, not markup
+    sent = [line for line in alice.console if line.startswith("ws> ") and '"type":"chat"' in line]
+    assert len(sent) == 1, sent
+
+    # A quick phrase (快捷语), clicked on the phone.
+    hurry = bob.page.locator("#chat-phrases [data-phrase=hurry]")
+    expect(hurry).to_have_text("快点吧，等得花都谢了")
+    hurry.click()
+    for seat in (alice, bob, watcher):
+        expect(seat.page.locator("#chat-lines li")).to_have_count(2)
+        expect(seat.page.locator("#chat-lines li").last).to_have_text("#2 bob: 快点吧，等得花都谢了")
+    # The chat fits the phone's width: nothing sticks out sideways.
+    assert bob.page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    box = bob.page.locator("#chat-send").bounding_box()
+    assert box["x"] + box["width"] <= PHONE["width"]
+    bob.screenshot("table-chat-phone")
+
+    # Client side of `snapshot.chat`: absent keeps the lines, a list replaces them; at most
+    # 100 lines are kept, the newest in view.
+    watcher.page.evaluate("""() => {
+      const {store, conn} = window.bhTable;
+      const snapshot = (extra) => conn.hooks.onMessage({type: "snapshot", server_time: Date.now(), room: store.room,
+        you: store.you, seats: store.seats, hand: store.hand, version: null, phrases: store.phrases, ...extra});
+      snapshot({});
+      window.keptLines = document.querySelectorAll("#chat-lines li").length;
+      const carol = {player: {id: 1, name: "carol"}, seat: null, text: "早", phrase: null, at: 1};
+      const erin = {player: {id: 5, name: "erin"}, seat: 4, text: "hi", phrase: null, at: 2};
+      const lines = () => [...document.querySelectorAll("#chat-lines li")];
+      snapshot({chat: [carol]});
+      window.replaced = lines().map((li) => li.textContent);
+      const first = lines()[0];
+      snapshot({chat: [carol, erin]});  // what is shown stays (not read out again), the rest is added
+      window.extended = lines().map((li) => li.textContent);
+      window.keptNode = lines()[0] === first;
+      for (let i = 0; i < 120; i++) {
+        conn.hooks.onMessage({type: "chat", player: {id: 2, name: "dave"}, seat: 3, text: `line ${i}`, phrase: null, at: i});
+      }
+    }""")
+    assert watcher.page.evaluate("window.keptLines") == 2
+    assert watcher.page.evaluate("window.replaced") == ["carol: 早"]
+    assert watcher.page.evaluate("window.extended") == ["carol: 早", "#5 erin: hi"]
+    assert watcher.page.evaluate("window.keptNode")
+    lines = watcher.page.locator("#chat-lines li")
+    expect(lines).to_have_count(100)
+    expect(lines.first).to_have_text("#4 dave: line 20")
+    assert watcher.page.evaluate(
+        "() => { const box = document.getElementById('chat-lines');"
+        " return box.scrollHeight - box.scrollTop - box.clientHeight; }") <= 1  # scrolled to the newest
+    assert not [line for seat in (alice, bob, watcher) for line in seat.console if line.startswith("pageerror")]
