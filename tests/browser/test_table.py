@@ -273,6 +273,11 @@ def test_two_players_chat_with_text_and_a_quick_phrase(browser, server, seats_to
     assert box["x"] + box["width"] <= PHONE["width"]
     bob.screenshot("table-chat-phone")
 
+    # The server keeps the chat: a reloaded page shows the conversation again.
+    alice.page.reload()
+    alice.wait_connected()
+    expect(alice.page.locator("#chat-lines li")).to_have_text([f"#1 alice: {said}", "#2 bob: 快点吧，等得花都谢了"])
+
     # Client side of `snapshot.chat`: absent keeps the lines, a list replaces them; at most
     # 100 lines are kept, the newest in view.
     watcher.page.evaluate("""() => {
