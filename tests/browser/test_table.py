@@ -273,6 +273,10 @@ def test_two_players_chat_with_text_and_a_quick_phrase(browser, server, seats_to
     assert box["x"] + box["width"] <= PHONE["width"]
     bob.screenshot("table-chat-phone")
 
+    # A refusal before any deal is shown too (the notice is not inside the hidden hand).
+    alice.page.evaluate("() => window.bhTable.conn.send({type: 'chat', text: 'x'.repeat(201)})")
+    expect(alice.page.locator("#notice.error")).to_be_visible()
+
     # The server keeps the chat: a reloaded page shows the conversation again.
     alice.page.reload()
     alice.wait_connected()
