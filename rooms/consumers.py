@@ -15,7 +15,6 @@ from collections import OrderedDict, deque
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
-from django.utils import timezone
 
 from baohuang import engine
 from rooms import presence
@@ -628,39 +627,3 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if hand is not None and hand["running"]:
             STATES.keep(hand["id"], hand["version"], (state, hand["deadline"]))
         await self.send_json(frame)
-
-
-class EchoConsumer(DirectDispatch, AsyncWebsocketConsumer):
-    """Benchmark ceiling (`BENCH_ECHO=1` only): each text frame goes through the channel
-    layer to the group `echo-<name>` and back out, unchanged, to every member socket."""
-
-    async def connect(self):
-        self.name = self.scope["url_route"]["kwargs"]["name"]
-        self.group = f"echo-{self.name}"
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-
-    async def disconnect(self, code):
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        if text_data is not None:
-            await self.channel_layer.group_send(self.group, {"type": "echo.frame", "text": text_data})
-
-    async def echo_frame(self, message):
-        await self.send(text_data=message["text"])
-
-
-def touch_room(room_id: int) -> None:
-    Room.objects.filter(pk=room_id).update(updated=timezone.now())
-
-
-class WriteEchoConsumer(EchoConsumer):
-    """Benchmark floor (`BENCH_ECHO=1` only, `/ws/echo-write/<room id>/`): the echo plus
-    the least any move that is kept in the database costs — one committed write (the
-    room row's `updated`) before the frame goes to the group."""
-
-    async def receive(self, text_data=None, bytes_data=None):
-        if text_data is not None:
-            await db(touch_room)(int(self.name))
-            await self.channel_layer.group_send(self.group, {"type": "echo.frame", "text": text_data})

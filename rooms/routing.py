@@ -1,22 +1,25 @@
 """WebSocket routes (protocol: docs/protocol.md).
 
-`/ws/echo/<name>/` is the benchmark's bare echo consumer and `/ws/echo-write/<room id>/`
-the echo with one committed write per frame; both are routed only when the environment
-sets `BENCH_ECHO=1` (read once, when the ASGI application is built).
+The benchmark's echo consumers (`rooms/bench_consumers.py`) are routed only when the
+environment sets `BENCH_ECHO=1` (read once, when the ASGI application is built).
 """
 
 import os
 
 from django.urls import path
 
-from rooms.consumers import EchoConsumer, RoomConsumer, WriteEchoConsumer
+from rooms.consumers import RoomConsumer
 
 websocket_urlpatterns = [
     path("ws/rooms/<int:room_id>/", RoomConsumer.as_asgi()),
 ]
 
 if os.environ.get("BENCH_ECHO", "").strip() == "1":
+    from rooms import bench_consumers as bench
+
     websocket_urlpatterns += [
-        path("ws/echo/<slug:name>/", EchoConsumer.as_asgi()),
-        path("ws/echo-write/<int:name>/", WriteEchoConsumer.as_asgi()),
+        path("ws/echo/<slug:name>/", bench.EchoConsumer.as_asgi()),
+        path("ws/echo-write/<int:name>/", bench.WriteEchoConsumer.as_asgi()),
+        path("ws/echo-raw/<int:name>/", bench.RawWriteEchoConsumer.as_asgi()),
+        path("ws/echo-async/<int:name>/", bench.AsyncWriteEchoConsumer.as_asgi()),
     ]

@@ -1,6 +1,6 @@
 """The benchmark's echo consumers (`bench/bench_live.py`; routed only with BENCH_ECHO=1),
 over the real Redis layer: every socket of a group gets each frame, unchanged, and the
-write echo commits to the room's row before it sends."""
+writing echoes commit to the room's row before they send."""
 
 import json
 
@@ -8,7 +8,7 @@ import pytest
 from channels.routing import URLRouter
 from django.urls import path
 
-from rooms.consumers import EchoConsumer, WriteEchoConsumer
+from rooms.bench_consumers import AsyncWriteEchoConsumer, EchoConsumer, RawWriteEchoConsumer, WriteEchoConsumer
 from rooms.models import Room
 from rooms.services import player_guest, room_create
 from tests.live import (anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
@@ -20,6 +20,8 @@ pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
 ROUTES = URLRouter([
     path("ws/echo/<slug:name>/", EchoConsumer.as_asgi()),
     path("ws/echo-write/<int:name>/", WriteEchoConsumer.as_asgi()),
+    path("ws/echo-raw/<int:name>/", RawWriteEchoConsumer.as_asgi()),
+    path("ws/echo-async/<int:name>/", AsyncWriteEchoConsumer.as_asgi()),
 ])
 
 
@@ -46,13 +48,20 @@ async def test_the_echo_sends_each_frame_to_every_socket_of_its_group():
         await socket.disconnect()
 
 
-async def test_the_write_echo_commits_to_the_room_row_before_it_sends():
+@pytest.mark.parametrize("kind", ["write", "raw", "async"])
+async def test_each_writing_echo_commits_to_the_room_row_before_it_sends(kind):
     room = await db(lambda: room_create(creator=player_guest(nickname="alice"), name="bench", preset="classic"))()
-    sockets = await group_of_five(f"/ws/echo-write/{room.pk}/")
-    frame = json.dumps({"type": "echo", "n": 1})
-    await sockets[0].send_to(text_data=frame)
-    await every_socket_gets(sockets, frame)
-    updated = await db(lambda: Room.objects.get(pk=room.pk).updated)()
-    assert updated > room.updated
-    for socket in sockets:
-        await socket.disconnect()
+    sockets = await group_of_five(f"/ws/echo-{kind}/{room.pk}/")
+    try:
+        frame = json.dumps({"type": "echo", "n": 1})
+        await sockets[0].send_to(text_data=frame)
+        await every_socket_gets(sockets, frame)
+        updated = await db(lambda: Room.objects.get(pk=room.pk).updated)()
+        assert updated > room.updated
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+        if AsyncWriteEchoConsumer.pool is not None:  # its connections belong to this test's loop
+            while not AsyncWriteEchoConsumer.pool.empty():
+                await AsyncWriteEchoConsumer.pool.get_nowait().close()
+            AsyncWriteEchoConsumer.pool = None

@@ -1,0 +1,91 @@
+"""Benchmark consumers (`bench/bench_live.py`), routed only when the environment sets
+`BENCH_ECHO=1`: the ceiling of this stack and the floors of a move kept in the database.
+
+- `/ws/echo/<name>/` — each text frame goes through the channel layer to the group and
+  back out, unchanged, to every member socket: the ceiling.
+- `/ws/echo-write/<room id>/` — the same after one committed write to the room's row
+  through the ORM on a pool thread (`database_sync_to_async`), as every service writes:
+  the floor of any move this codebase keeps in the database before announcing it.
+- `/ws/echo-raw/<room id>/` — the same write as hand-written SQL on the pool thread.
+- `/ws/echo-async/<room id>/` — the same SQL on the event loop itself, through psycopg's
+  async connections (a few per process, opened on first use): no ORM, no thread.
+"""
+
+import asyncio
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from rooms.consumers import DirectDispatch, db
+from rooms.models import Room
+
+TOUCH_SQL = "UPDATE rooms_room SET updated = now() WHERE id = %s"
+
+
+class EchoConsumer(DirectDispatch, AsyncWebsocketConsumer):
+    async def connect(self):
+        self.name = self.scope["url_route"]["kwargs"]["name"]
+        self.group = f"echo-{self.name}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is not None:
+            await self.write()
+            await self.channel_layer.group_send(self.group, {"type": "echo.frame", "text": text_data})
+
+    async def write(self) -> None:
+        """What a frame costs before it is sent on (nothing, for the bare echo)."""
+
+    async def echo_frame(self, message):
+        await self.send(text_data=message["text"])
+
+
+def touch_room(room_id: int) -> None:
+    Room.objects.filter(pk=room_id).update(updated=timezone.now())
+
+
+def touch_room_raw(room_id: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(TOUCH_SQL, [room_id])
+
+
+class WriteEchoConsumer(EchoConsumer):
+    async def write(self) -> None:
+        await db(touch_room)(int(self.name))
+
+
+class RawWriteEchoConsumer(EchoConsumer):
+    async def write(self) -> None:
+        await db(touch_room_raw)(int(self.name))
+
+
+class AsyncWriteEchoConsumer(EchoConsumer):
+    CONNECTIONS = 6  # as many as the pool threads the other consumers write from
+    pool: asyncio.Queue | None = None
+
+    async def write(self) -> None:
+        pool = await self._pool()
+        conn = await pool.get()
+        try:
+            await conn.execute(TOUCH_SQL, (int(self.name),))
+        finally:
+            pool.put_nowait(conn)
+
+    @classmethod
+    async def _pool(cls) -> asyncio.Queue:
+        if cls.pool is None:
+            import psycopg
+
+            database = settings.DATABASES["default"]
+            cls.pool = asyncio.Queue()  # set before the first await: sockets arriving meanwhile wait in get()
+            for _ in range(cls.CONNECTIONS):
+                cls.pool.put_nowait(await psycopg.AsyncConnection.connect(
+                    host=database["HOST"] or "127.0.0.1", port=database["PORT"] or 5432, user=database["USER"],
+                    password=database["PASSWORD"] or None, dbname=database["NAME"], autocommit=True))
+        return cls.pool
