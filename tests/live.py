@@ -99,6 +99,7 @@ class Recorder:
     def _init_frames(self):
         self.frames: list[dict] = []
         self._unread: list[dict] = []
+        self.pace = Pace()  # for `play_hand`, across its calls
 
     async def _next_raw(self, timeout: float) -> dict:
         raise NotImplementedError
@@ -179,6 +180,9 @@ class Client(Recorder):
         connections of pool threads that ended with the test's event loop."""
         while cls.open_clients:
             await cls.open_clients.pop().close()
+        from rooms.services import quick
+
+        await quick.close_pool()
         gc.collect()
 
     def __init__(self, path: str, *, session: str | None = None, origin: str = ORIGIN):
@@ -333,11 +337,10 @@ async def play_hand(clients: list, hand_id: int, state: dict, *, moves: int | No
     from baohuang import engine
 
     played = {} if played is None else played
-    paces = [Pace() for _ in clients]
     while engine.result(state) is None and (moves is None or moves > 0):
         seat, version = engine.actors(state)[0], state["version"]
         action = quick_action(state, seat)
-        await paces[seat].wait()
+        await clients[seat].pace.wait()
         await clients[seat].send({"type": "act", "action": action, "expected_version": version,
                                   "client_id": f"{hand_id}-{version}"})
         ack = await clients[seat].expect("ack")
