@@ -99,6 +99,9 @@ if "DATABASE_URL" not in os.environ:
     VAR_DIR.mkdir(exist_ok=True)  # SQLite will not create the directory itself
 DATABASES = {"default": envdatabase("DATABASE_URL", _DEFAULT_DATABASE)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Ordinary moves stored in one round trip from the event loop (rooms/services/quick.py;
+# PostgreSQL only). 0 sends every move through the ORM service.
+QUICK_MOVES = envbool("QUICK_MOVES", "1")
 
 REDIS_URL = envredis("REDIS_URL", EMBEDDED_URL)
 

@@ -61,6 +61,8 @@ def parse_args():
                         help="keep WebSocket permessage-deflate on (Uvicorn's default; it costs ~0.5 ms of "
                         "CPU per frame here, so the measured server runs without it)")
     parser.add_argument("--workers", type=int, default=1, help="Uvicorn worker processes")
+    parser.add_argument("--no-quick", dest="quick", action="store_false",
+                        help="QUICK_MOVES=0: every move through the ORM service (rooms/services/quick.py)")
     parser.add_argument("--url", help="a running server to measure instead (ws://host:port, started with "
                         "BENCH_ECHO=1 against --database and --redis); default: start one")
     return parser.parse_args()
@@ -240,6 +242,7 @@ async def run(server_url: str, tables: list[dict]):
                 pass
         plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
 
+    print(f"playing {len(rooms)} hands …", flush=True)
     began = time.perf_counter()
     await asyncio.gather(*(play_room(table, sockets, moves, start, hand, game)
                            for (table, sockets), (hand, moves, start) in zip(rooms, plans)))
@@ -313,7 +316,7 @@ def main():
 
     # Production settings (the sessions made here are signed with this process's key).
     env = server_env(database=args.database, redis=args.redis, prefix=prefix, BENCH_ECHO=1,
-                     CONN_MAX_AGE=args.conn_max_age, CELERY_QUEUE=f"{prefix}celery", DEBUG=0,
+                     CONN_MAX_AGE=args.conn_max_age, QUICK_MOVES=int(args.quick), CELERY_QUEUE=f"{prefix}celery", DEBUG=0,
                      SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
     tables = make_tables(args.rooms, args.preset)
     if args.url:
@@ -330,6 +333,7 @@ def main():
             import redis
 
             redis.Redis.from_url(args.redis).delete(f"{prefix}celery")  # timers nobody will run
+    print(f"moves: {'quick where ordinary (QUICK_MOVES=1)' if args.quick else 'all through the service (QUICK_MOVES=0)'}")
     report(args.rooms, runs)
 
 

@@ -7,19 +7,17 @@
   through the ORM on a pool thread (`database_sync_to_async`), as every service writes:
   the floor of any move this codebase keeps in the database before announcing it.
 - `/ws/echo-raw/<room id>/` — the same write as hand-written SQL on the pool thread.
-- `/ws/echo-async/<room id>/` — the same SQL on the event loop itself, through psycopg's
-  async connections (a few per process, opened on first use): no ORM, no thread.
+- `/ws/echo-async/<room id>/` — the same SQL on the event loop itself, through the async
+  connections quick moves use (`rooms.services.quick.pool`): no ORM, no thread.
 """
 
-import asyncio
-
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from rooms.consumers import DirectDispatch, db
 from rooms.models import Room
+from rooms.services import quick
 
 TOUCH_SQL = "UPDATE rooms_room SET updated = now() WHERE id = %s"
 
@@ -66,26 +64,6 @@ class RawWriteEchoConsumer(EchoConsumer):
 
 
 class AsyncWriteEchoConsumer(EchoConsumer):
-    CONNECTIONS = 6  # as many as the pool threads the other consumers write from
-    pool: asyncio.Queue | None = None
-
     async def write(self) -> None:
-        pool = await self._pool()
-        conn = await pool.get()
-        try:
+        async with (await quick.pool()).connection() as conn:
             await conn.execute(TOUCH_SQL, (int(self.name),))
-        finally:
-            pool.put_nowait(conn)
-
-    @classmethod
-    async def _pool(cls) -> asyncio.Queue:
-        if cls.pool is None:
-            import psycopg
-
-            database = settings.DATABASES["default"]
-            cls.pool = asyncio.Queue()  # set before the first await: sockets arriving meanwhile wait in get()
-            for _ in range(cls.CONNECTIONS):
-                cls.pool.put_nowait(await psycopg.AsyncConnection.connect(
-                    host=database["HOST"] or "127.0.0.1", port=database["PORT"] or 5432, user=database["USER"],
-                    password=database["PASSWORD"] or None, dbname=database["NAME"], autocommit=True))
-        return cls.pool

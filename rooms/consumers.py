@@ -1,7 +1,8 @@
 """Live play over WebSockets: one `RoomConsumer` per socket (protocol: docs/protocol.md).
 
 The consumer is a thin interface: it validates a frame, calls one service through
-`database_sync_to_async`, and sends what the engine built for its recipient —
+`database_sync_to_async` (an ordinary move first tries `rooms.services.quick`, which runs
+on the event loop), and sends what the engine built for its recipient —
 `engine.view` / `engine.event_view`, never the raw state or event. Writes and their
 broadcasts belong to `rooms.services` / `rooms.notify`; this module only reads and relays.
 """
@@ -12,6 +13,7 @@ import logging
 import time
 from collections import OrderedDict, deque
 
+import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
@@ -21,7 +23,8 @@ from rooms import presence
 from rooms.errors import ServiceError
 from rooms.models import ChatMessage, Hand, HandEvent, Room
 from rooms.notify import room_group
-from rooms.services import chat_say, hand_act, hand_start, seat_leave, trustee_set
+from rooms.services import chat_say, hand_act, hand_start, quick, seat_leave, trustee_set
+from rooms.services.hands import epoch_ms
 from rooms.services.rooms import chat_record
 
 log = logging.getLogger(__name__)
@@ -59,10 +62,6 @@ def db(function):
     rooms need not queue behind each other on a single thread.
     """
     return database_sync_to_async(function, thread_sensitive=False)
-
-
-def epoch_ms(moment) -> int | None:
-    return None if moment is None else int(moment.timestamp() * 1000)
 
 
 def now_ms() -> int:
@@ -238,6 +237,10 @@ class HandStates:
             self._loading[key] = future
             future.add_done_callback(lambda done: self._loaded(key, done))
         return await asyncio.shield(future)
+
+    def held(self, hand_id: int, version: int):
+        """`(state, deadline)` at `version` if this process holds it, else None (no read)."""
+        return self._hands.get(hand_id, {}).get(version)
 
     def _loaded(self, key, future) -> None:
         self._loading.pop(key, None)
@@ -476,9 +479,27 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         seat = self._my_seat()
         if self.hand_id is None:
             raise BadInput("no_hand", "No hand is being played.")
+        if await self._quick_act(seat, action, expected, client_id):
+            return
         change = await db(hand_act)(hand_id=self.hand_id, seat=seat, action=action, expected_version=expected,
                                     client_id=client_id, player=self.user)
         await self.send_ack(client_id, change.events[-1]["version"], repeated=change.repeated)
+
+    async def _quick_act(self, seat: int, action: dict, expected: int, client_id: str) -> bool:
+        """An ordinary move at the version this socket holds, stored without the ORM
+        (`rooms.services.quick`); False when `hand_act` has to decide instead."""
+        held = STATES.held(self.hand_id, expected) if expected == self.version else None
+        if held is None or not quick.enabled():
+            return False
+        moved = await quick.quick_act(room_id=self.room_id, hand_id=self.hand_id, seat=seat, player_id=self.user.pk,
+                                      action=action, expected_version=expected, client_id=client_id, state=held[0],
+                                      deadline_ms=held[1], timers=self.timers)
+        if moved is None:
+            return False
+        item, state = moved
+        STATES.keep(self.hand_id, item["version"], (state, item["deadline"]))
+        await self.send_ack(client_id, item["version"])
+        return True
 
     async def on_trustee(self, message, client_id):
         on = message.get("on")
@@ -606,7 +627,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     # -- sending -------------------------------------------------------------------------
 
     async def send_json(self, frame: dict) -> None:
-        await self.send(text_data=json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+        await self.send(text_data=orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
 
     async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "client_id": client_id})
@@ -622,6 +643,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         frame, state = await db(snapshot)(self.room_id, self.user)
         self.role, self.seat = frame["you"]["role"], frame["you"]["seat"]
         self.seats = frame["seats"]
+        self.timers = frame["room"]["options"]["timers"]
         hand = frame["hand"]
         self.hand_id, self.version = (hand["id"], hand["version"]) if hand else (None, None)
         if hand is not None and hand["running"]:

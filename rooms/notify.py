@@ -31,8 +31,24 @@ def hand_events(*, room_id: int, hand_id: int, events: list[dict]) -> None:
     """After commit: `{"type": "hand.events", "hand": id, "events": [{"version", "event"}]}`."""
     if not events:
         return
-    message = {"type": "hand.events", "hand": hand_id, "events": events}
+    message = _hand_events_message(hand_id, events)
     transaction.on_commit(lambda: _send(room_id, message), robust=True)
+
+
+async def hand_events_now(*, room_id: int, hand_id: int, events: list[dict]) -> None:
+    """`hand_events` from the event loop, for a write already committed there
+    (`rooms.services.quick`); as robust: a failure is logged, never raised."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(room_group(room_id), _hand_events_message(hand_id, events))
+    except Exception:
+        log.exception("room %s: broadcasting hand %s events failed", room_id, hand_id)
+
+
+def _hand_events_message(hand_id: int, events: list[dict]) -> dict:
+    return {"type": "hand.events", "hand": hand_id, "events": events}
 
 
 def room_changed(*, room_id: int, change: str, **details) -> None:

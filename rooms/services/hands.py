@@ -49,12 +49,12 @@ class HandChange:
 # -- deadlines ---------------------------------------------------------------------
 
 
-def _epoch_ms(moment) -> int | None:
+def epoch_ms(moment) -> int | None:
     """A deadline as broadcast: epoch milliseconds (channel-layer messages carry no datetimes)."""
     return None if moment is None else int(moment.timestamp() * 1000)
 
 
-def _decision(state: dict, deadline=None) -> tuple:
+def decision_of(state: dict, deadline=None) -> tuple:
     """What identifies an open decision: its kind, declaration step, actors (and deadline)."""
     window = state.get("window") or {}
     return engine.decision_kind(state), window.get("step"), set(engine.actors(state)), deadline
@@ -67,14 +67,22 @@ def _deadline(room: Room, state: dict, previous: tuple | None = None):
     seats answer: the step is one decision with one timer (RULES §6: the window closes
     when every seat has answered or its timer ends), not one timer per answer.
     """
-    kind, step, actors, _ = _decision(state)
-    if kind is None:
-        return None
-    if previous is not None:
-        old_kind, old_step, old_actors, old_deadline = previous
-        if kind == old_kind == "declare" and step == old_step and actors <= old_actors and old_deadline:
-            return old_deadline
-    return timezone.now() + timedelta(seconds=room.options["timers"][kind])
+    if previous is not None and keeps_deadline(state, previous):
+        return previous[3]
+    return new_deadline(room.options["timers"], state)
+
+
+def keeps_deadline(state: dict, previous: tuple) -> bool:
+    """Does the decision now open keep the deadline of `previous` (see `_deadline`)?"""
+    kind, step, actors, _ = decision_of(state)
+    old_kind, old_step, old_actors, old_deadline = previous
+    return bool(kind == old_kind == "declare" and step == old_step and actors <= old_actors and old_deadline)
+
+
+def new_deadline(timers: dict, state: dict):
+    """A fresh deadline for the decision now open, from the room's timers (or None)."""
+    kind = engine.decision_kind(state)
+    return None if kind is None else timezone.now() + timedelta(seconds=timers[kind])
 
 
 # -- dealing -----------------------------------------------------------------------
@@ -148,7 +156,7 @@ def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id
     Returns the event as broadcast, and whether the decision now open needs a new timer
     message (`rooms.tasks.timer_needed`; its time is stored with the state)."""
     state = hand.state
-    previous = _decision(state, hand.deadline)
+    previous = decision_of(state, hand.deadline)
     try:
         new_state, event = engine.apply(state, action)
     except engine.IllegalAction as error:
@@ -174,7 +182,7 @@ def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id
     hand.save(update_fields=["state", "version", "phase", "deadline", "timer_at"])
     # The deadline rides with the broadcast so live sockets can show the countdown without
     # reading the hand back.
-    return {"version": version, "event": event, "deadline": _epoch_ms(hand.deadline)}, arm
+    return {"version": version, "event": event, "deadline": epoch_ms(hand.deadline)}, arm
 
 
 def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
@@ -231,7 +239,7 @@ def _previous_answer(hand: Hand, seat: int, client_id: str | None) -> HandChange
     if earlier is None:
         return None
     # Its decision's deadline is known only while the hand still waits at that version.
-    deadline = _epoch_ms(hand.deadline) if earlier.version == hand.version else None
+    deadline = epoch_ms(hand.deadline) if earlier.version == hand.version else None
     return HandChange(hand=hand, events=[{"version": earlier.version, "event": earlier.event, "deadline": deadline}],
                       repeated=True)
 
