@@ -60,8 +60,12 @@ def test_two_threads_same_expected_version_exactly_one_applies():
         pair = [legal[0], legal[-1]] if len(legal) > 1 else [legal[0], legal[0]]
         outcomes = race(hand, seat, pair)
 
-        assert sorted(outcomes.values()) == ["applied", "stale_version"]
         winner = pair[0] if outcomes[0] == "applied" else pair[1]
         event = HandEvent.objects.get(hand=hand, version=hand.version + 1)
         assert event.action == winner
         assert HandEvent.objects.filter(hand=hand).count() == hand.version + 1
+        ended = Hand.objects.get(pk=hand.pk).ended is not None  # e.g. the fifth pass: 黄庄
+        # The loser finds the hand moved on, or (when the winner ended it) over.
+        assert sorted(outcomes.values()) == ["applied", "no_hand" if ended else "stale_version"]
+        if ended:
+            break
