@@ -22,6 +22,10 @@ queued), a turn timer to queue, changed room timers. So the stored rows are thos
 `hand_act` would have written (rooms/tests/test_quick.py plays whole hands both ways and
 compares them).
 
+Why: one server process plays about 160 moves a second through `hand_act` (ORM queries,
+model instances, a pool-thread hop and a commit per move) and about 690 this way
+(`bench/bench_live.py --rooms 20`, with and without `--no-quick`).
+
 PostgreSQL only (`enabled()`; SQLite, the embedded default, always uses `hand_act`).
 Each process keeps a small pool of psycopg async connections per event loop, opened on
 first use.
@@ -54,6 +58,7 @@ MOVE_SQL = (
 )
 
 POOL_SIZE = 8  # connections per process at most; a move holds one for a single round trip
+POOL_WAIT = 5.0  # seconds a move waits for a connection before leaving the move to hand_act
 
 _pools: dict[asyncio.AbstractEventLoop, AsyncConnectionPool] = {}
 
@@ -78,7 +83,7 @@ async def pool() -> AsyncConnectionPool:
                     "user": database["USER"] or None, "password": database["PASSWORD"] or None,
                     "dbname": database["NAME"], "autocommit": True,
                     **{key: value for key, value in database.get("OPTIONS", {}).items() if key == "sslmode"}},
-            min_size=1, max_size=POOL_SIZE, open=False, name="quick-moves")
+            min_size=1, max_size=POOL_SIZE, timeout=POOL_WAIT, open=False, name="quick-moves")
         await found.open()
     return found
 
