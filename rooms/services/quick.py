@@ -60,7 +60,7 @@ MOVE_SQL = (
 POOL_SIZE = 8  # connections per process at most; a move holds one for a single round trip
 POOL_WAIT = 5.0  # seconds a move waits for a connection before leaving the move to hand_act
 
-_pools: dict[asyncio.AbstractEventLoop, AsyncConnectionPool] = {}
+_pools: dict[asyncio.AbstractEventLoop, asyncio.Future] = {}
 
 
 def enabled() -> bool:
@@ -73,26 +73,31 @@ def _vendor() -> str:
 
 
 async def pool() -> AsyncConnectionPool:
-    """This event loop's pool of autocommit connections to the default database."""
+    """This event loop's pool of autocommit connections to the default database (opened
+    once: moves arriving while it opens wait for it)."""
     loop = asyncio.get_running_loop()
-    found = _pools.get(loop)
-    if found is None:
-        database = connections["default"].settings_dict
-        found = _pools[loop] = AsyncConnectionPool(
-            kwargs={"host": database["HOST"] or None, "port": database["PORT"] or None,
-                    "user": database["USER"] or None, "password": database["PASSWORD"] or None,
-                    "dbname": database["NAME"], "autocommit": True,
-                    **{key: value for key, value in database.get("OPTIONS", {}).items() if key == "sslmode"}},
-            min_size=1, max_size=POOL_SIZE, timeout=POOL_WAIT, open=False, name="quick-moves")
-        await found.open()
-    return found
+    if loop not in _pools:
+        _pools[loop] = loop.create_task(_open_pool())
+    return await asyncio.shield(_pools[loop])
+
+
+async def _open_pool() -> AsyncConnectionPool:
+    database = connections["default"].settings_dict
+    opened = AsyncConnectionPool(
+        kwargs={"host": database["HOST"] or None, "port": database["PORT"] or None,
+                "user": database["USER"] or None, "password": database["PASSWORD"] or None,
+                "dbname": database["NAME"], "autocommit": True,
+                **{key: value for key, value in database.get("OPTIONS", {}).items() if key == "sslmode"}},
+        min_size=1, max_size=POOL_SIZE, timeout=POOL_WAIT, open=False, name="quick-moves")
+    await opened.open()
+    return opened
 
 
 async def close_pool() -> None:
     """Close this event loop's pool (tests end their loop after each test)."""
-    found = _pools.pop(asyncio.get_running_loop(), None)
-    if found is not None:
-        await found.close()
+    opening = _pools.pop(asyncio.get_running_loop(), None)
+    if opening is not None:
+        await (await opening).close()
 
 
 async def quick_act(*, room_id: int, hand_id: int, seat: int, player_id: int, action: dict, expected_version: int,

@@ -216,3 +216,17 @@ async def test_sockets_store_ordinary_moves_without_the_service(full_table, play
     hand = await db(lambda: Hand.objects.get(pk=hand_id))()
     for index, client in enumerate(clients):
         assert (await client.until_version(hand_id, 6))["view"] == engine.view(hand.state, index)
+
+
+async def test_moves_arriving_while_the_pool_opens_wait_for_it_and_share_it():
+    import asyncio
+
+    await quick.close_pool()
+
+    async def first_moves():
+        pool = await quick.pool()
+        async with pool.connection() as conn:
+            return pool, await (await conn.execute("SELECT 1")).fetchone()
+
+    results = await asyncio.gather(*(first_moves() for _ in range(5)))
+    assert all(pool is results[0][0] and row == (1,) for pool, row in results)
