@@ -3,7 +3,7 @@
 One query per page: points, hands played and hands won are summed per player in the
 database — for all time from `LedgerTotal` (running totals, ~one row per player and
 preset), for a period from the ledger entries since its start (a covering index on
-`created`) — bots are dropped, and window functions give each row its rank and the number
+`created`) — bots and deactivated players are dropped, and window functions give each row its rank and the number
 of ranked players, so pagination needs no second pass.
 
 - points: the sum of every ledger entry in the period (hand scores, leave penalties,
@@ -83,12 +83,12 @@ def _per_player(*, since: bool, preset: bool) -> str:
 
 def _sql(*, since: bool, preset: bool) -> str:
     return f"""
-        SELECT s.player_id, p.display_name, s.points, s.hands, s.wins,
+        SELECT s.player_id, COALESCE(NULLIF(p.display_name, ''), p.username), s.points, s.hands, s.wins,
                RANK() OVER (ORDER BY s.points DESC) AS rank,
                COUNT(*) OVER () AS ranked
           FROM ({_per_player(since=since, preset=preset)}) s
           JOIN {Player._meta.db_table} p ON p.id = s.player_id
-         WHERE p.is_bot = %(bot)s
+         WHERE p.is_bot = %(bot)s AND p.is_active
          ORDER BY s.points DESC, s.wins DESC, s.player_id
          LIMIT %(limit)s OFFSET %(offset)s
     """

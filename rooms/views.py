@@ -262,26 +262,49 @@ def room_ledger(request, room_id: int):
 
 
 def player_page(request, player_id: int):
-    """A player's ledger history, with the running total drawn as a chart."""
-    player = get_object_or_404(Player, pk=player_id)
+    """A player's public profile: totals, figures per preset and the chart of the running total.
+
+    The ledger's entries (when, which room, notes — admins' notes among them) are private:
+    only the player and staff see them, as `/api/players/<id>/ledger/` already decides.
+    Deactivated players have no page.
+    """
+    player = get_object_or_404(Player.objects.filter(is_active=True), pk=player_id)
     entries = list(LedgerEntry.objects.filter(player=player).select_related("room", "hand")
                    .order_by("created", "id"))
     running, total = [], 0
     for entry in entries:
         total += entry.points
         running.append(total)
-    kinds = ledger_kinds()
-    history = [{"entry": entry, "total": after, "kind": kinds.get(entry.kind, entry.kind)}
-               for entry, after in zip(entries, running)]
-    history.reverse()  # newest first in the table; the chart runs oldest to newest
-    hands = sum(1 for entry in entries if entry.kind == LedgerEntry.Kind.HAND_SCORE)
-    return render(request, "rooms/player.html", {
+    context = {
         "profile": player,
         "total": total,
-        "hands": hands,
-        "history": history[:200],
+        "hands": sum(1 for entry in entries if entry.kind == LedgerEntry.Kind.HAND_SCORE),
+        "by_preset": _figures_by_preset(entries),
         "chart": ledger_chart(running),
-    })
+        "history": None,
+    }
+    if request.user.is_authenticated and (request.user.pk == player.pk or request.user.is_staff):
+        kinds = ledger_kinds()
+        history = [{"entry": entry, "total": after, "kind": kinds.get(entry.kind, entry.kind)}
+                   for entry, after in zip(entries, running)]
+        history.reverse()  # newest first in the table; the chart runs oldest to newest
+        context["history"] = history[:200]
+    return render(request, "rooms/player.html", context)
+
+
+def _figures_by_preset(entries) -> list[dict]:
+    """Points, hands and hands won per preset, in the order of the room form's presets."""
+    figures = {}
+    for entry in entries:
+        if not entry.preset:
+            continue
+        row = figures.setdefault(entry.preset, {"points": 0, "hands": 0, "wins": 0})
+        row["points"] += entry.points
+        if entry.kind == LedgerEntry.Kind.HAND_SCORE:
+            row["hands"] += 1
+            row["wins"] += bool(entry.won)
+    return [{"preset": preset, "label": label, **figures[preset]}
+            for preset, label in PRESET_LABELS.items() if preset in figures]
 
 
 def ledger_kinds() -> dict:

@@ -112,6 +112,7 @@ def test_unknown_room_is_404(client):
 def test_player_page_draws_the_running_total(client, alice):
     for points in (5, -8, 10):
         ledger_adjust(player=alice, points=points, note="test")
+    client.force_login(alice)
     response = client.get(reverse("rooms:player", args=[alice.pk]))
     assert response.status_code == 200
     assert response.context["total"] == 7
@@ -167,3 +168,59 @@ def test_guest_names_are_escaped_on_every_page(client):
     for url in (reverse("rooms:leaderboard"), reverse("rooms:player", args=[mallory.pk])):
         page = client.get(url).content.decode()
         assert "<b>mallory</b>" not in page and "&lt;b&gt;mallory&lt;/b&gt;" in page
+
+
+def _viewer(client, who):
+    if who is not None:
+        client.force_login(who)
+    return client
+
+
+@pytest.mark.parametrize("viewer", ["anonymous", "other player"])
+def test_public_player_page_shows_no_ledger_entries_or_notes(client, full_table, players, viewer):
+    room = full_table("classic")
+    play_to_end(hand_start(room_id=room.pk).pk)
+    ledger_adjust(player=players[0], points=7, note="admin carol: refund after a crash")
+    _viewer(client, None if viewer == "anonymous" else players[1])
+    response = client.get(reverse("rooms:player", args=[players[0].pk]))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert response.context["history"] is None
+    assert "refund after a crash" not in page and room.name not in page
+    assert 'class="list ledger"' not in page
+    # The public facts stay: the total, the figures per preset, the chart.
+    total = sum(LedgerEntry.objects.filter(player=players[0]).values_list("points", flat=True))
+    assert response.context["total"] == total
+    assert [row["preset"] for row in response.context["by_preset"]] == ["classic"]
+    assert response.context["by_preset"][0]["hands"] == 1
+    assert "<polyline" in page
+
+
+@pytest.mark.parametrize("viewer", ["owner", "staff"])
+def test_owner_and_staff_see_the_ledger_entries_with_notes(client, alice, bob, viewer):
+    ledger_adjust(player=alice, points=7, note="refund after a crash")
+    if viewer == "staff":
+        bob.is_staff = True
+        bob.save()
+    _viewer(client, alice if viewer == "owner" else bob)
+    response = client.get(reverse("rooms:player", args=[alice.pk]))
+    assert [row["entry"].note for row in response.context["history"]] == ["refund after a crash"]
+    assert "refund after a crash" in response.content.decode()
+
+
+def test_deactivated_player_has_no_page_and_no_rank(client, alice, bob):
+    ledger_adjust(player=alice, points=3, note="test")
+    ledger_adjust(player=bob, points=9, note="test")
+    bob.is_active = False
+    bob.save()
+    assert client.get(reverse("rooms:player", args=[bob.pk])).status_code == 404
+    rows = client.get(reverse("rooms:leaderboard")).context["rows"]
+    assert [row["player_id"] for row in rows] == [alice.pk]
+
+
+def test_leaderboard_names_an_account_without_display_name_by_its_username(client, alice):
+    alice.display_name = ""
+    alice.save()
+    ledger_adjust(player=alice, points=3, note="test")
+    rows = client.get(reverse("rooms:leaderboard")).context["rows"]
+    assert [row["name"] for row in rows] == [alice.username]
