@@ -23,6 +23,7 @@ from rooms import presence
 from rooms.errors import ServiceError
 from rooms.models import ChatMessage, Hand, HandEvent, Room
 from rooms.notify import room_group
+from rooms.selectors import may_watch
 from rooms.services import chat_say, hand_act, hand_start, quick, seat_leave, trustee_set
 from rooms.services.hands import epoch_ms
 from rooms.services.rooms import chat_record
@@ -90,7 +91,7 @@ def role_of(room: Room, seats: list, user) -> tuple[str, int | None]:
         for seat in seats:
             if seat.player_id == user.pk and not seat.left:
                 return "player", seat.index
-    if room.options.get("allow_spectators", True):
+    if may_watch(room=room, user=user):
         return "spectator", None
     return "visitor", None
 
@@ -113,7 +114,7 @@ def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
         "hand": None,
         "version": None,
         "phrases": PHRASES,
-        "chat": [chat_record(message) for message in reversed(
+        "chat": [] if role == "visitor" else [chat_record(message) for message in reversed(
             ChatMessage.objects.filter(room=room).select_related("player").order_by("-id")[:CHAT_HISTORY])],
     }
     if hand is not None:
@@ -621,6 +622,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.send_json({"type": "presence", "seat": dict(self.seats[index])})
 
     async def chat_message(self, message):
+        if self.role == "visitor":
+            return  # the room's chat is for those who may watch it
         await self.send_json({key: message[key] for key in ("player", "seat", "text", "phrase", "at")}
                              | {"type": "chat"})
 

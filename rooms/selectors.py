@@ -13,6 +13,23 @@ def room_get(*, room_id: int) -> Room | None:
     return Room.objects.filter(pk=room_id).first()
 
 
+def may_watch(*, room: Room, user, hand: Hand | None = None) -> bool:
+    """Whether `user` may follow the room's play from outside a seat: its spectator view,
+    events and chat — on every path (socket, pages, API).
+
+    Everyone when the room's option `allow_spectators` is on (the default). Off, only
+    staff, the room's players (a seat, also one left mid-hand) and the players dealt into
+    `hand`; a signed-in visitor sees the seats, to sit down, and nothing else.
+    """
+    if room.options.get("allow_spectators", True):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or (hand is not None and user.pk in hand.players):
+        return True
+    return Seat.objects.filter(room=room, player=user).exists()
+
+
 def room_seats(*, room: Room) -> list[Seat]:
     return list(Seat.objects.filter(room=room).select_related("player").order_by("index"))
 

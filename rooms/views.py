@@ -249,6 +249,9 @@ def room_ledger(request, room_id: int):
     table page reads them here after a hand ends.
     """
     room = get_object_or_404(Room, pk=room_id)
+    if not selectors.may_watch(room=room, user=request.user):
+        return JsonResponse({"code": "spectators_not_allowed", "detail": _("This room does not allow spectators.")},
+                            status=403)
     rows = (LedgerEntry.objects.filter(room=room)
             .values("player_id", "player__display_name", "player__username")
             .annotate(points=Sum("points"), hands=Count("id", filter=Q(kind=LedgerEntry.Kind.HAND_SCORE)))

@@ -2,8 +2,10 @@
 
 Anything about a running hand goes through the engine's spectator views
 (`engine.view(state, None)`, `engine.event_view(event, None)`): hidden cards, a 暗保 guard
-or a silent declaration never leave the server. Once the hand has ended its whole record
-(deal, every full event) is for its players — or for everyone if the room says so.
+or a silent declaration never leave the server. In a room without spectators the view
+and events are for its players and staff (`rooms.selectors.may_watch`), as on the socket.
+Once the hand has ended its whole record (deal, every full event) is for its players — or
+for everyone if the room says so.
 """
 
 from django.shortcuts import get_object_or_404
@@ -13,9 +15,10 @@ from rest_framework.views import APIView
 
 from api import serializers as s
 from api.errors import Conflict
-from api.views.common import ERROR, HAND_BRIEF, ID, NOT_FOUND, THROTTLED, parse_query
+from api.views.common import ERROR, HAND_BRIEF, ID, PRIVATE, THROTTLED, parse_query
 from baohuang import engine
 from rooms.models import Hand, HandEvent, Player
+from rooms.selectors import may_watch
 
 
 def _seat_players(hand: Hand) -> list[dict]:
@@ -35,17 +38,24 @@ def record_visible(hand: Hand, user) -> bool:
     return bool(user.is_authenticated and (user.is_staff or user.pk in hand.players))
 
 
-def _hand(pk: int) -> Hand:
-    return get_object_or_404(Hand.objects.select_related("room").only(*HAND_BRIEF, "players", "state",
-                             "room__options"), pk=pk)
+def _watched_hand(view: APIView, request, pk: int, *fields: str) -> Hand:
+    """The hand, if this user may watch its room (401 anonymous / 403 `spectators_not_allowed`)."""
+    hand = get_object_or_404(Hand.objects.select_related("room").only(
+        *HAND_BRIEF, "players", "room__options", *fields), pk=pk)
+    if not (may_watch(room=hand.room, user=request.user, hand=hand) or record_visible(hand, request.user)):
+        if not request.user.is_authenticated:
+            view.permission_denied(request)  # 401: log in as one of its players
+        view.permission_denied(request, message="This room does not allow spectators.",
+                               code="spectators_not_allowed")
+    return hand
 
 
 class HandView(APIView):
     """A hand now, as a spectator sees it (`engine.view(state, None)`). 2 queries."""
 
-    @extend_schema(parameters=[ID], responses={200: s.HandSerializer, **NOT_FOUND})
+    @extend_schema(parameters=[ID], responses={200: s.HandSerializer, **PRIVATE})
     def get(self, request, pk: int):
-        hand = _hand(pk)
+        hand = _watched_hand(self, request, pk, "state")
         hand.view = engine.view(hand.state, None)
         hand.record_visible = record_visible(hand, request.user)
         hand.seat_players = _seat_players(hand)
@@ -56,10 +66,10 @@ class HandEventsView(APIView):
     """A hand's events as a spectator sees them (`engine.event_view(event, None)`). 2 queries."""
 
     @extend_schema(parameters=[ID, s.EventsQuery], responses={200: s.PublicEventSerializer(many=True), 400: ERROR,
-                                                           **NOT_FOUND})
+                                                           **PRIVATE})
     def get(self, request, pk: int):
         since = parse_query(s.EventsQuery, request)["since"]
-        hand = get_object_or_404(Hand.objects.only("id"), pk=pk)
+        hand = _watched_hand(self, request, pk)
         events = (HandEvent.objects.filter(hand=hand, version__gt=since).order_by("version")
                   .only("version", "seat", "event", "by_trustee", "created"))
         data = [{"version": event.version, "seat": event.seat, "by_trustee": event.by_trustee,

@@ -6,6 +6,7 @@ from rooms import notify
 from rooms.errors import ServiceError
 from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
 from rooms.options import clean_options
+from rooms.selectors import may_watch
 from rooms.services.common import dissolve, free_seat, lock_room, open_room, running_hand, seat_of, table
 from scoring import services as scoring
 
@@ -141,11 +142,14 @@ def chat_record(message: ChatMessage) -> dict:
 @transaction.atomic
 def chat_say(*, room_id: int, player: Player, text: str, phrase: str | None = None) -> ChatMessage:
     """Say something at the table (text already checked by the caller): stored, then sent
-    to the room after commit. Anyone signed in may talk, seated or watching."""
+    to the room after commit. Anyone signed in who may watch the room may talk
+    (`may_watch`: in a room without spectators, its players and staff)."""
     room = Room.objects.filter(pk=room_id).first()
     if room is None:
         raise ServiceError("no_room", "There is no such room.")
     open_room(room)
+    if not may_watch(room=room, user=player):
+        raise ServiceError("spectators_not_allowed", "This room does not allow spectators: sit down to chat.")
     seat = Seat.objects.filter(room=room, player=player, left=False).values_list("index", flat=True).first()
     message = ChatMessage.objects.create(room=room, player=player, seat=seat, text=text, phrase=phrase or "")
     notify.chat_said(room_id=room.pk, record=chat_record(message))
