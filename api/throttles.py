@@ -3,6 +3,8 @@
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle
 
+from baohuang.clients import request_address
+
 
 class AnonymousThrottle(AnonRateThrottle):
     """Requests per client IP without a login, at `DEFAULT_THROTTLE_RATES["anon"]`.
@@ -15,3 +17,6 @@ class AnonymousThrottle(AnonRateThrottle):
 
     def get_rate(self):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request):
+        return request_address(request)  # behind `NUM_PROXIES` trusted proxies

@@ -89,6 +89,11 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = dev_secret_key()
 
+# How many proxies in front of the server append to `X-Forwarded-For` (nginx with
+# `proxy_add_x_forwarded_for`: 1). 0 believes no header: the socket's peer is the client.
+# Every per-address limit counts by this (baohuang/clients.py).
+NUM_PROXIES = envint("NUM_PROXIES", "0", low=0, high=10)
+
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG else "")
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off")

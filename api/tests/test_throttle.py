@@ -50,3 +50,19 @@ def test_with_a_shared_cache_every_process_counts_the_same_client(api, db, three
     keys = redis.Redis.from_url(settings.REDIS_URL).keys(f"{prefix}:*")
     assert keys
     redis.Redis.from_url(settings.REDIS_URL).delete(*keys)
+
+
+def test_a_forged_forwarded_for_is_ignored_without_trusted_proxies(api, db, three_a_minute):
+    statuses = [api.get("/api/rooms/", HTTP_X_FORWARDED_FOR=f"10.1.0.{n}").status_code for n in range(4)]
+
+    assert statuses == [200, 200, 200, 429]
+
+
+def test_behind_a_trusted_proxy_each_forwarded_client_counts_alone(api, db, three_a_minute, settings):
+    settings.NUM_PROXIES = 1
+
+    first = [api.get("/api/rooms/", HTTP_X_FORWARDED_FOR=f"6.6.6.{n}, 1.2.3.4").status_code for n in range(4)]
+    other = api.get("/api/rooms/", HTTP_X_FORWARDED_FOR="5.6.7.8").status_code
+
+    assert first == [200, 200, 200, 429]  # the client's own left-hand entries change nothing
+    assert other == 200
