@@ -7,7 +7,7 @@ TIMER_RANGE = (5, 120)  # seconds
 TRUSTEE_POLICIES = ("baseline", "strong")
 
 DEFAULTS = {
-    "timers": {"play": 20, "bid": 15, "declare": 15},
+    "timers": {"play": 20, "bid": 15, "declare": 8},  # silence answers the 表态 window (RULES §8): keep it short
     "hold_sixes": True,  # 憋6 (lianzhong)
     "grab_solo": False,  # 抢独 (lianzhong)
     "trustee_policy": "baseline",  # which 托管 policy plays for absent seats

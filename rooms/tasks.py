@@ -12,9 +12,9 @@ duplicated or lost message is harmless, and nothing ever needs revoking.
   per move was a quarter of the cost of a move. When it fires it acts for the first seat
   still awaited through `hand_act_for(reason="timeout")` — the policy plays and the seat
   enters 托管 — or, for a bot, through the bot's own move; if the open deadline is still
-  ahead, it queues itself again for that deadline. In a declaration step every silent
-  seat is awaited: each answer opens the next decision at the same deadline, so the
-  seats are answered for one by one.
+  ahead, it queues itself again for that deadline. In a declaration step every seat
+  still silent at the deadline answers with its silent choice, all at once
+  (`hand_window_close`), and none of them enters 托管 (RULES §8).
 - `seat_move(hand_id, version, seat)`: a seat under 托管 (`hand_act_for(reason=
   "trustee")`) or a bot (`rooms.bots.bot_move`) moves, after the room's `trustee_delay`.
 - `sweep_overdue()`: Celery beat runs it every `baohuang.celery.SWEEP_SECONDS` (5 s); it
@@ -119,6 +119,12 @@ def decision_timeout(hand_id: int, version: int | None = None) -> str:
         if Hand.objects.filter(pk=hand_id, timer_at=hand.timer_at).update(timer_at=hand.deadline):
             _send(decision_timeout, (hand_id,), _seconds_until(hand.deadline))
         return "early"
+    if engine.decision_kind(hand.state) == "declare":
+        from rooms.services import hand_window_close
+
+        # Silence is an answer (RULES §8): the pending seats answer at once, none enters 托管.
+        change = hand_window_close(hand_id=hand.pk, version=hand.version)
+        return "moved" if change is None else "acted:silence"
     actors = engine.actors(hand.state)
     if not actors:
         return "moved"

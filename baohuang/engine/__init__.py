@@ -11,7 +11,7 @@ from .sets import beats
 from .state import (actors, apply, check, decision_kind, from_json, legal_actions, new_hand,
                     replay, result, state_from_hands, to_json)
 
-_LAZY = {"view": "views", "event_view": "views", "autoplay": "policy"}
+_LAZY = {"view": "views", "event_view": "views", "autoplay": "policy", "silent_declaration": "policy"}
 
 __all__ = ["PRESETS", "IllegalAction", "parse_cards", "format_cards", "beats", "new_hand",
            "actors", "decision_kind", "legal_actions", "check", "apply", "result", "to_json",

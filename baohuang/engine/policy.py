@@ -62,6 +62,18 @@ def _baseline_declare(state: dict, seat: int) -> dict:
     return {"seat": seat, "type": "declare", "what": what}
 
 
+def silent_declaration(state: dict, seat: int) -> dict:
+    """The answer a seat gives by saying nothing in the declaration window (RULES §8
+    [decision]: silence is an answer): 暗保 (``an_bao``) for the guard, 暗独
+    (``dark_solo``) for a solo emperor, ``none`` for everyone else. The room gives it for
+    every seat still pending when the window's deadline passes, and never earlier: who
+    has answered is public, so answering early for the seats with nothing to say would
+    point at the guard."""
+    answers = answers_for(state, seat)
+    what = next((silent for silent in ("an_bao", "dark_solo") if silent in answers), "none")
+    return {"seat": seat, "type": "declare", "what": what}
+
+
 def smallest_lead(state: dict, seat: int) -> list[str]:
     """The leader's smallest legal single, else its smallest legal set (RULES §8)."""
     sets = legal_sets(state["hands"][seat], state["preset"], top=None,

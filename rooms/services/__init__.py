@@ -11,7 +11,7 @@ everything else to `hand_act`.
 """
 
 from rooms.errors import ServiceError
-from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start
+from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start, hand_window_close
 from rooms.services.players import player_bot, player_guest
 from rooms.services.rooms import (chat_say, player_kick, room_create, room_dissolve, seat_leave, seat_online,
                                   seat_take)
@@ -24,6 +24,7 @@ __all__ = [
     "hand_act",
     "hand_act_for",
     "hand_start",
+    "hand_window_close",
     "player_bot",
     "player_guest",
     "player_kick",

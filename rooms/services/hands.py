@@ -219,10 +219,12 @@ def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
     return None
 
 
-def _act(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id=None, by_trustee=False) -> HandChange:
+def _act(room: Room, hand: Hand, seats: list[Seat], *actions: dict, client_id=None, by_trustee=False) -> HandChange:
+    """Apply ``actions`` one after the other, then announce them and what opens next."""
     change = HandChange(hand=hand)
-    event, arm = _apply(room, hand, seats, action, client_id=client_id, by_trustee=by_trustee)
-    change.events.append(event)
+    for action in actions:
+        event, arm = _apply(room, hand, seats, action, client_id=client_id, by_trustee=by_trustee)
+        change.events.append(event)
     notify.hand_events(room_id=room.pk, hand_id=hand.pk, events=change.events)
     if engine.result(hand.state) is not None:
         change.next_hand = _finish(room, hand, seats)
@@ -319,10 +321,32 @@ def _hand_act(*, hand_id, seat, action, expected_version, client_id, player) -> 
 
 
 @transaction.atomic
+def hand_window_close(*, hand_id: int, version: int) -> HandChange | None:
+    """表态 window: its step's deadline has passed, so every seat still pending answers
+    with its silent choice (`engine.silent_declaration`), in seat order, and the step
+    closes. RULES §8 [decision]: silence is an answer — nobody enters 托管 for it, and
+    the events are the seats' own answers (`by_trustee` False).
+
+    A no-op returning None when the hand moved past `version`, has ended or is not in the
+    declaration window. Only the deadline calls this: answering early for the seats with
+    nothing to say would show who has something to say (the guard).
+    """
+    try:
+        room, hand, seats = lock_table_of_hand(hand_id)
+    except ServiceError:
+        return None
+    if not hand.running or hand.version != version or engine.decision_kind(hand.state) != "declare":
+        return None
+    silent = [engine.silent_declaration(hand.state, seat) for seat in engine.actors(hand.state)]
+    return _act(room, hand, seats, *silent)
+
+
+@transaction.atomic
 def hand_act_for(*, hand_id: int, seat: int, version: int, reason: str) -> HandChange | None:
     """Act for a seat with the room's 托管 policy (`engine.autoplay`).
 
-    For timers (`reason="timeout"`: the seat's deadline passed, so it enters 托管) and for
+    For timers of bids and plays (`reason="timeout"`: the seat's deadline passed, so it
+    enters 托管; a declaration deadline is `hand_window_close`'s) and for
     seats already under 托管 (`reason="trustee"`). A no-op returning None when the hand
     moved past `version`, has ended, the seat is not awaited, or (for "trustee") 托管 was
     turned off meanwhile — so a late or duplicated timer message is harmless.

@@ -8,7 +8,7 @@ from rooms.options import clean_options
 
 def test_defaults_fill_everything_not_given():
     options = clean_options({"timers": {"play": 30}, "grab_solo": True})
-    assert options["timers"] == {"play": 30, "bid": 15, "declare": 15}
+    assert options["timers"] == {"play": 30, "bid": 15, "declare": 8}
     assert options["grab_solo"] is True and options["hold_sixes"] is True
     assert options["trustee_policy"] == "baseline"
 

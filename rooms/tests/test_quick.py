@@ -67,7 +67,10 @@ def ledger(hand_id: int) -> list:
 @pytest.mark.parametrize("preset", ["classic", "lianzhong", "qingdao"])
 async def test_a_whole_hand_stored_by_quick_moves_equals_the_same_hand_stored_by_the_service(
         full_table, players, same_seed, preset):
-    rooms = [await db(full_table)(preset), await db(full_table)(preset)]
+    # Timers as long as each other: a shorter one before a longer one (the default 8 s
+    # declaration window before a 20 s play) sends its move to the service for a new timer.
+    timers = {"play": 20, "bid": 20, "declare": 20}
+    rooms = [await db(full_table)(preset, timers=timers), await db(full_table)(preset, timers=timers)]
     service_hand, quick_hand = [(await db(hand_start)(room_id=room.pk)).pk for room in rooms]
     quick_moves = moves = 0
     while True:

@@ -29,7 +29,7 @@ def test_room_has_five_empty_seats_and_complete_options(alice):
     assert room.status == Room.Status.OPEN
     assert [seat.index for seat in room.seats.all()] == [0, 1, 2, 3, 4]
     assert all(seat.player is None for seat in room.seats.all())
-    assert room.options["timers"] == {"play": 25, "bid": 15, "declare": 15}
+    assert room.options["timers"] == {"play": 25, "bid": 15, "declare": 8}
 
 
 def test_unknown_preset_is_refused(alice):

@@ -73,11 +73,15 @@ def test_moves_inside_one_timer_period_share_its_message_which_waits_for_the_dea
     assert hand.version == 1 and hand.timer_at == armed < hand.deadline  # no second message
 
     # The queued message fires at the first deadline, finds the next one still ahead and
-    # waits for it; only then is the silent seat played for.
+    # waits for it; only then does the silent seat answer (the emperor's 表态: silence is
+    # its answer, RULES §8).
+    assert engine.decision_kind(hand.state) == "declare"
+    seat = engine.actors(hand.state)[0]
     event = wait_for(lambda: event_at(hand, 2), seconds=3 + LATE + 2)
     assert event_at(hand, 1).by_trustee is False
     assert event.created >= hand.deadline and (event.created - hand.deadline).total_seconds() < LATE
-    assert event.by_trustee and event.seat == engine.actors(hand.state)[0]
+    assert event.seat == seat and event.action == engine.silent_declaration(hand.state, seat)
+    assert not Seat.objects.get(room=room, index=seat).trustee
     room_dissolve(room_id=room.pk)
 
 
