@@ -6,9 +6,11 @@ person can read (translated with the request's language). Invalid query paramete
 `fields`: the message(s) per parameter.
 """
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, status
+from django.utils.translation import gettext as _
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
@@ -17,6 +19,19 @@ class Conflict(exceptions.APIException):
 
     status_code = status.HTTP_409_CONFLICT
     default_code = "conflict"
+
+
+class LockedOut(exceptions.APIException):
+    """Too many failed logins from this client address (django-axes; 429 with Retry-After)."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "locked_out"
+
+    def __init__(self):
+        minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+        super().__init__(_("Too many failed logins from your address: try again in %(minutes)s minutes.")
+                         % {"minutes": minutes})
+        self.wait = minutes * 60  # DRF's handler turns it into Retry-After
 
 
 def exception_handler(exc, context):

@@ -9,6 +9,7 @@ Production needs at least: DEBUG=0, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, RED
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -122,6 +123,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files (works offline)
     "channels",
+    "axes",  # password guessing: failed logins per client address (AXES_* below)
     "rooms",
     "scoring",
     "api",
@@ -136,6 +138,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into baohuang.lockout's answer
 ]
 
 ROOT_URLCONF = "baohuang.urls"
@@ -157,6 +160,20 @@ TEMPLATES = [
         },
     },
 ]
+
+# Password guessing (django-axes): after AXES_FAILURE_LIMIT failed logins from one client
+# address, that address may not log in for AXES_COOLOFF_MINUTES — on /login/,
+# /admin/login/ and POST /api/auth/token/ alike (they all go through `authenticate`).
+# Failures are counted in the database (the admin lists them under "Axes").
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out address before any password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "10", low=1, high=1000)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15", low=1, high=10080))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_CLIENT_IP_CALLABLE = "baohuang.clients.request_address"  # behind NUM_PROXIES trusted proxies
+AXES_LOCKOUT_CALLABLE = "baohuang.lockout.locked_out"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import leaderboard, serializers as s
+from api.errors import LockedOut
 from api.permissions import IsOwnerOrStaff
 from api.views.common import ERROR, ID, NOT_FOUND, PRIVATE, THROTTLED
 from rooms.models import Player, Preset
@@ -79,7 +80,9 @@ class TokenView(ObtainAuthToken):
     """Exchange an account's username and password for its API token (form or JSON body).
 
     Wrong credentials are a 401 `authentication_failed` (DRF says 400): the request was
-    well formed, the caller is just not who they claim. A missing field stays a 400.
+    well formed, the caller is just not who they claim. A missing field stays a 400. Too
+    many failures from one address lock it out for a while (django-axes, as the login
+    pages): 429 `locked_out`, even with the right password.
     """
 
     serializer_class = s.TokenRequestSerializer
@@ -92,6 +95,8 @@ class TokenView(ObtainAuthToken):
         try:
             return super().post(request, *args, **kwargs)
         except ValidationError as error:
+            if getattr(request, "axes_locked_out", False):
+                raise LockedOut() from None
             if error.get_codes() == {"non_field_errors": ["authorization"]}:
                 raise AuthenticationFailed(str(error.detail["non_field_errors"][0])) from None
             raise
