@@ -70,6 +70,13 @@ def envdatabase(name: str, default: str) -> dict:
             "transaction_mode": "IMMEDIATE",
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
+        # The test database is a file next to the real one, not Django's default in-memory
+        # database: that one shares a cache between connections, whose table locks fail at
+        # once ("database table is locked") instead of waiting, so two sockets acting at the
+        # same moment would get a server error in tests but not in `make run`.
+        if config["NAME"] != ":memory:":
+            name = Path(config["NAME"])
+            config["TEST"] = {"NAME": str(name.with_name(f"test_{name.name}"))}
     return config
 
 

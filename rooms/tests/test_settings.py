@@ -47,6 +47,13 @@ def test_database_url_must_parse(monkeypatch):
         bh_settings.envdatabase("DATABASE_URL", "sqlite:///x")
 
 
+def test_sqlite_waits_for_the_write_lock_and_tests_on_a_file(monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    config = bh_settings.envdatabase("DATABASE_URL", "sqlite:////srv/bh/db.sqlite3")
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE" and config["OPTIONS"]["timeout"] > 0
+    assert config["TEST"]["NAME"] == "/srv/bh/test_db.sqlite3"
+
+
 def test_production_without_secret_key_refuses_to_start():
     done = manage("check", DEBUG="0", ALLOWED_HOSTS="bh.example.org")
     assert done.returncode != 0
