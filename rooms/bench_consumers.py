@@ -15,7 +15,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connection
 from django.utils import timezone
 
-from rooms.consumers import DirectDispatch, db
+from rooms.consumers import DirectDispatch
+from rooms.threads import db
 from rooms.models import Room
 from rooms.services import quick
 

@@ -28,19 +28,6 @@ from rooms.services import seat_online, seat_take
 from rooms.services.common import lock_room
 
 
-def seat_record(seat: Seat) -> dict:
-    """One seat as the protocol shows it (`snapshot.seats`, `presence.seat`)."""
-    player = seat.player
-    return {
-        "index": seat.index,
-        "player": None if player is None else {"id": player.pk, "name": str(player), "bot": player.is_bot},
-        "online": seat.online,
-        "trustee": seat.trustee,
-        "trustee_locked": seat.trustee_locked,
-        "left": seat.left,
-    }
-
-
 def seat_connected(*, room_id: int, player: Player) -> bool:
     """Mark the player's seat online; False (and nothing changed) when not seated."""
     try:

@@ -1,16 +1,20 @@
-"""Reads of players, rooms, seats and hands (services do the writing)."""
+"""Reads of players, rooms, seats and hands (services do the writing), including the
+pictures live sockets are sent: the `snapshot` and the events a client missed."""
+
+import time
 
 from baohuang import engine
-from rooms.models import Hand, HandEvent, Room, Seat
+from rooms.frames import PHRASES
+from rooms.models import ChatMessage, Hand, HandEvent, Room, Seat
+from rooms.records import chat_record, epoch_ms, seat_record
+
+CATCH_UP_MAX = 200  # events replayed on `sync`; further behind gets a snapshot
+CHAT_HISTORY = 30  # the room's latest chat lines in every snapshot
 
 
 def rooms_open():
     """Rooms a player can look at in the lobby, newest first."""
     return Room.objects.exclude(status=Room.Status.DISSOLVED).order_by("-created")
-
-
-def room_get(*, room_id: int) -> Room | None:
-    return Room.objects.filter(pk=room_id).first()
 
 
 def may_watch(*, room: Room, user, hand: Hand | None = None) -> bool:
@@ -30,32 +34,9 @@ def may_watch(*, room: Room, user, hand: Hand | None = None) -> bool:
     return Seat.objects.filter(room=room, player=user).exists()
 
 
-def room_seats(*, room: Room) -> list[Seat]:
-    return list(Seat.objects.filter(room=room).select_related("player").order_by("index"))
-
-
 def seat_of_player(*, room: Room, player) -> Seat | None:
     """The seat the player plays in this room (also while it plays on under 托管 after leaving)."""
     return Seat.objects.filter(room=room, player=player).first()
-
-
-def hand_current(*, room: Room) -> Hand | None:
-    """The running hand, if any."""
-    return Hand.objects.filter(room=room, ended__isnull=True).order_by("-number").first()
-
-
-def hand_latest(*, room: Room) -> Hand | None:
-    return Hand.objects.filter(room=room).order_by("-number").first()
-
-
-def hand_events_since(*, hand: Hand, version: int):
-    """Events after `version`, oldest first (to catch a client up; redact before sending)."""
-    return HandEvent.objects.filter(hand=hand, version__gt=version).order_by("version")
-
-
-def hand_view(*, hand: Hand, seat: int | None) -> dict:
-    """What `seat` (None: a spectator) may see of the hand now (engine.view)."""
-    return engine.view(hand.state, seat)
 
 
 def hand_replay(*, hand: Hand) -> dict:
@@ -63,3 +44,97 @@ def hand_replay(*, hand: Hand) -> dict:
     actions = list(HandEvent.objects.filter(hand=hand).order_by("version").values_list("action", flat=True))
     return engine.replay(hand.preset, hand.seed, actions, options=hand.options, tribute=tuple(hand.tribute))
 
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def room_find(room_id: int) -> Room | None:
+    return Room.objects.filter(pk=room_id).first()
+
+
+def role_of(room: Room, seats: list, user) -> tuple[str, int | None]:
+    """`player` (with its seat), `spectator` or `visitor` — see docs/protocol.md."""
+    if user is not None and user.is_authenticated:
+        for seat in seats:
+            if seat.player_id == user.pk and not seat.left:
+                return "player", seat.index
+    if may_watch(room=room, user=user):
+        return "spectator", None
+    return "visitor", None
+
+
+def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
+    """The whole picture for this user now (the `snapshot` frame), and the engine state it
+    was built from (None without a hand), which the socket keeps for the next event."""
+    room = Room.objects.get(pk=room_id)
+    seats = list(room.seats.select_related("player").order_by("index"))
+    role, seat = role_of(room, seats, user)
+    hand = Hand.objects.filter(room=room).order_by("-number").first()
+    signed_in = user is not None and user.is_authenticated
+    frame = {
+        "type": "snapshot",
+        "server_time": now_ms(),
+        "room": {"id": room.pk, "name": room.name, "preset": room.preset, "status": room.status,
+                 "options": room.options},
+        "you": {"player": {"id": user.pk, "name": str(user)} if signed_in else None, "seat": seat, "role": role},
+        "seats": [seat_record(each) for each in seats],
+        "hand": None,
+        "version": None,
+        "phrases": PHRASES,
+        "chat": [] if role == "visitor" else [chat_record(message) for message in reversed(
+            ChatMessage.objects.filter(room=room).select_related("player").order_by("-id")[:CHAT_HISTORY])],
+    }
+    if hand is not None:
+        frame["hand"] = {
+            "id": hand.pk,
+            "number": hand.number,
+            "running": hand.running,
+            "version": hand.version,
+            "deadline": epoch_ms(hand.deadline),
+            "view": None if role == "visitor" else engine.view(hand.state, seat),
+        }
+        frame["version"] = hand.version
+    return frame, None if hand is None else hand.state
+
+
+def missed_events(hand_id: int, since: int, until: int | None = None) -> dict | None:
+    """The hand's version, and its stored events after `since` (up to `until`, else to the
+    current version, with the current state and deadline) — or `events: None` when there
+    are more than CATCH_UP_MAX (or `since` is ahead of the hand)."""
+    hand = Hand.objects.filter(pk=hand_id).values("version", "state", "deadline").first()
+    if hand is None:
+        return None
+    last = hand["version"] if until is None else min(until, hand["version"])
+    if since > hand["version"] or last - since > CATCH_UP_MAX:
+        return {"version": hand["version"], "events": None}
+    events = list(HandEvent.objects.filter(hand_id=hand_id, version__gt=since, version__lte=last)
+                  .order_by("version").values_list("version", "event"))
+    return {"version": hand["version"], "events": events, "state": hand["state"] if until is None else None,
+            "deadline": epoch_ms(hand["deadline"])}
+
+
+def state_at(hand_id: int, version: int, base: tuple | None) -> tuple[dict, int | None] | None:
+    """The hand's engine state just after `version`, and the deadline then open.
+
+    Usually the stored row is at that version. When play has already moved on, rebuild
+    it: from `base` (an earlier `(version, state)` this process holds) plus the stored
+    actions, or from the seed. The deadline of a superseded decision is None.
+    """
+    row = Hand.objects.filter(pk=hand_id).values(
+        "version", "state", "deadline", "preset", "seed", "options", "tribute").first()
+    if row is None or row["version"] < version:
+        return None
+    if row["version"] == version:
+        return row["state"], epoch_ms(row["deadline"])
+    start = base[0] if base is not None and base[0] < version else 0
+    actions = list(HandEvent.objects.filter(hand_id=hand_id, version__gt=start, version__lte=version)
+                   .order_by("version").values_list("action", flat=True))
+    if start:
+        state = base[1]
+        for action in actions:
+            state, _ = engine.apply(state, action)
+    else:
+        state = engine.replay(row["preset"], row["seed"], actions, options=row["options"],
+                              tribute=tuple(row["tribute"]))
+    return state, None

@@ -40,7 +40,7 @@ def channel_prefix() -> str:
 def isolated_channel_layer(settings):
     """This test's own channel-layer prefix, and an empty per-process hand-state cache
     (hand ids restart after every transactional test). Import it into a test module."""
-    from rooms.consumers import STATES
+    from rooms.hand_states import STATES
 
     layers = {alias: {**layer, "CONFIG": dict(layer.get("CONFIG", {}))}
               for alias, layer in settings.CHANNEL_LAYERS.items()}

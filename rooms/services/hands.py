@@ -18,6 +18,7 @@ from rooms import notify, tasks
 from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.options import engine_options
+from rooms.records import epoch_ms
 from rooms.services.common import dissolve, lock_room, lock_table_of_hand, open_room, running_hand, seat_of, table
 from scoring import services as scoring
 from scoring.selectors import open_debts
@@ -47,11 +48,6 @@ class HandChange:
 
 
 # -- deadlines ---------------------------------------------------------------------
-
-
-def epoch_ms(moment) -> int | None:
-    """A deadline as broadcast: epoch milliseconds (channel-layer messages carry no datetimes)."""
-    return None if moment is None else int(moment.timestamp() * 1000)
 
 
 def decision_of(state: dict, deadline=None) -> tuple:

@@ -6,6 +6,7 @@ from rooms import notify
 from rooms.errors import ServiceError
 from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
 from rooms.options import clean_options
+from rooms.records import chat_record
 from rooms.selectors import may_watch
 from rooms.services.common import dissolve, free_seat, lock_room, open_room, running_hand, seat_of, table
 from scoring import services as scoring
@@ -131,12 +132,6 @@ def room_dissolve(*, room_id: int, by: Player | None = None) -> Room:
     open_room(room)
     dissolve(room, table(room), reason="by administrator" if by is not None else "dissolved")
     return room
-
-
-def chat_record(message: ChatMessage) -> dict:
-    """A chat line as the protocol shows it (`chat` frames, `snapshot.chat`)."""
-    return {"player": {"id": message.player_id, "name": str(message.player)}, "seat": message.seat,
-            "text": message.text, "phrase": message.phrase or None, "at": int(message.created.timestamp() * 1000)}
 
 
 @transaction.atomic

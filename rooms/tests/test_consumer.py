@@ -5,7 +5,8 @@ import asyncio
 import pytest
 
 from baohuang import engine
-from rooms.consumers import CHAT_HISTORY, PHRASES
+from rooms.frames import PHRASES
+from rooms.selectors import CHAT_HISTORY
 from rooms.models import ChatMessage, Hand, HandEvent, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take
 from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
@@ -270,7 +271,7 @@ async def test_an_action_is_acked_and_every_recipient_gets_its_own_event(table):
 
 
 async def test_live_events_are_replayed_from_the_snapshot_state_without_reading_the_hand(table, monkeypatch):
-    import rooms.consumers
+    import rooms.hand_states
 
     room, sessions = table
     clients = await seated(room, sessions)
@@ -279,7 +280,7 @@ async def test_live_events_are_replayed_from_the_snapshot_state_without_reading_
     def no_reads(*args):
         raise AssertionError("the hand was read back for a live event")
 
-    monkeypatch.setattr(rooms.consumers, "state_at", no_reads)
+    monkeypatch.setattr(rooms.hand_states, "state_at", no_reads)
     for _ in range(4):
         seat, version, action = await db(awaited)(hand_id)
         await clients[seat].send({"type": "act", "action": action, "expected_version": version,

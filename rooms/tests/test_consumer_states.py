@@ -7,7 +7,7 @@ import random
 import pytest
 
 from baohuang import engine
-from rooms.consumers import action_of, replayed
+from rooms.hand_states import action_of, replayed
 
 
 def random_hand(preset: str, seed: int):

@@ -1,0 +1,27 @@
+"""How the protocol shows a seat, a chat line and a moment (shared by reads and writes)."""
+
+from rooms.models import ChatMessage, Seat
+
+
+def epoch_ms(moment) -> int | None:
+    """A deadline or time as sent: epoch milliseconds (channel-layer messages carry no datetimes)."""
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def seat_record(seat: Seat) -> dict:
+    """One seat as the protocol shows it (`snapshot.seats`, `presence.seat`)."""
+    player = seat.player
+    return {
+        "index": seat.index,
+        "player": None if player is None else {"id": player.pk, "name": str(player), "bot": player.is_bot},
+        "online": seat.online,
+        "trustee": seat.trustee,
+        "trustee_locked": seat.trustee_locked,
+        "left": seat.left,
+    }
+
+
+def chat_record(message: ChatMessage) -> dict:
+    """A chat line as the protocol shows it (`chat` frames, `snapshot.chat`)."""
+    return {"player": {"id": message.player_id, "name": str(message.player)}, "seat": message.seat,
+            "text": message.text, "phrase": message.phrase or None, "at": epoch_ms(message.created)}

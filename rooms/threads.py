@@ -1,0 +1,12 @@
+"""Blocking database work from async code (consumers, the per-process hand states)."""
+
+from channels.db import database_sync_to_async
+
+
+def db(function):
+    """Run a blocking database function off the event loop, on any pool thread.
+
+    Not thread-sensitive: each service is one transaction with the room row locked, so
+    rooms need not queue behind each other on a single thread.
+    """
+    return database_sync_to_async(function, thread_sensitive=False)
