@@ -2,7 +2,7 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
 
@@ -26,3 +26,14 @@ app.conf.beat_schedule = {
     # Seats still shown online after their server process died (rooms/presence.py).
     "sweep-stale-presence": {"task": "rooms.sweep_presence", "schedule": 2 * SWEEP_SECONDS},
 }
+
+
+@signals.setup_logging.connect
+def keep_django_logging(**kwargs):
+    """The worker and beat log as every other process does (settings.LOGGING, configured
+    by django.setup()), not through Celery's own handlers and `--loglevel`."""
+    import logging.config
+
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)

@@ -14,6 +14,7 @@ process group, SIGKILL after a grace period). If any child dies, the rest are st
 """
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -54,12 +55,15 @@ def spawn(name: str, args: list[str], env: dict) -> tuple[str, subprocess.Popen]
 
 
 def stop(children: list[tuple[str, subprocess.Popen]]) -> None:
-    """Stop children in reverse start order: web and worker first, Redis last."""
+    """Stop children in reverse start order: web and worker first, Redis last.
+
+    SIGTERM goes to each child itself, not its process group: Celery's main process then
+    stops its pool and beat in order (a pool process killed under it is a WorkerLostError)."""
     for name, child in reversed(children):
         if child.poll() is None:
             log(f"stopping {name} (pid {child.pid})")
             try:
-                os.killpg(child.pid, signal.SIGTERM)
+                os.kill(child.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
         try:
@@ -89,14 +93,20 @@ def main() -> int:
     env["PYTHONUNBUFFERED"] = "1"
     host, port = env.get("HOST", "127.0.0.1"), int(env.get("PORT", "8000"))
     python = sys.executable
+    # Migrations are listed one a line only when asked for (LOG_LEVEL=DEBUG).
+    verbosity = "1" if env.get("LOG_LEVEL", "").strip().upper() == "DEBUG" else "0"
     VAR_DIR.mkdir(exist_ok=True)
+    # Every process writes its metrics here and /metrics adds them up (rooms/telemetry.py).
+    env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "metrics"))
+    shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+    Path(env["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True)
 
     signal.signal(signal.SIGINT, _raise_stop)
     signal.signal(signal.SIGTERM, _raise_stop)
     children: list[tuple[str, subprocess.Popen]] = []
     try:
         log("migrating the database")
-        subprocess.run([python, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR, env=env, check=True)
+        subprocess.run([python, "manage.py", "migrate", "--noinput", "--verbosity", verbosity], cwd=BASE_DIR, env=env, check=True)
 
         if "REDIS_URL" not in env:
             if port_in_use(embedded_redis.HOST, embedded_redis.PORT):
@@ -114,7 +124,8 @@ def main() -> int:
             "--ws-max-size", "65536",
         ], env))
         children.append(spawn("celery", [
-            python, "-m", "celery", "-A", "baohuang", "worker", "-B", "--loglevel", "INFO",
+            # -q: no banner. What it logs is settings.LOGGING's (baohuang/logs.py).
+            python, "-m", "celery", "-A", "baohuang", "-q", "worker", "-B", "--without-mingle",
             "--concurrency", env.get("CELERY_CONCURRENCY", "2"),
             "--schedule", str(VAR_DIR / "celerybeat-schedule"),
         ], env))

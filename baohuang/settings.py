@@ -16,6 +16,7 @@ from urllib.parse import urlparse
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from baohuang import logs
 from baohuang.embedded_redis import EMBEDDED_URL
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -112,6 +113,10 @@ if "DATABASE_URL" not in os.environ:
     VAR_DIR.mkdir(exist_ok=True)  # SQLite will not create the directory itself
 DATABASES = {"default": envdatabase("DATABASE_URL", _DEFAULT_DATABASE)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The ledger's covering index (INCLUDE) is PostgreSQL's; SQLite, for development only,
+    # does without it, and need not say so at every start.
+    SILENCED_SYSTEM_CHECKS = ["models.W040"]
 # Ordinary moves stored in one round trip from the event loop (rooms/services/quick.py;
 # PostgreSQL only). 0 sends every move through the ORM service.
 QUICK_MOVES = envbool("QUICK_MOVES", "1")
@@ -276,9 +281,9 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-}
+# What a console shows at each level, and JSON lines for production (baohuang/logs.py).
+try:
+    LOGGING = logs.config(level=os.environ.get("LOG_LEVEL", "INFO").strip().upper(),
+                          fmt=os.environ.get("LOG_FORMAT", "text").strip().lower())
+except ValueError as error:
+    raise ImproperlyConfigured(str(error)) from None

@@ -16,7 +16,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from baohuang import engine
-from rooms import frames, presence
+from rooms import frames, presence, telemetry
 from rooms.errors import ServiceError
 from rooms.hand_states import STATES
 from rooms.models import Room
@@ -66,9 +66,12 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.recent = deque()  # arrival times of recent frames, for the rate limit
         self.closing = False
         self.heartbeat = None
+        self.counted = False  # in telemetry.OPEN_SOCKETS
         room = await db(room_find)(self.room_id)
         refusal = self._refusal(room)
         await self.accept()
+        self.counted = True
+        telemetry.OPEN_SOCKETS.inc()
         if refusal is not None:
             code, error, message = refusal
             await self.send_error(error, message)
@@ -96,6 +99,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         return None
 
     async def disconnect(self, code):
+        if self.counted:
+            telemetry.OPEN_SOCKETS.dec()
         if self.heartbeat is not None:
             self.heartbeat.cancel()
         if self.joined:
@@ -135,7 +140,10 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         try:
             frame = frames.read(text_data)
             client_id = frame.client_id
+            started = time.monotonic()
             await getattr(self, f"on_{frame.type}")(client_id, **frame.fields)
+            if frame.type == "act":
+                telemetry.ACTION_SECONDS.observe(time.monotonic() - started)
         except frames.BadInput as error:
             await self.send_error(error.code, error.message, error.client_id)
         except ServiceError as error:
@@ -328,6 +336,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
 
     async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
+        telemetry.ERRORS.labels(code).inc()
         await self.send_json({"type": "error", "code": code, "message": message, "client_id": client_id})
 
     async def send_ack(self, client_id: str | None, version=..., *, repeated: bool = False) -> None:

@@ -34,6 +34,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from baohuang import engine
+from rooms import telemetry
 from rooms.models import Hand, Seat
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ def decision_timeout(hand_id: int, version: int | None = None) -> str:
     if not actors:
         return "moved"
     seat = Seat.objects.select_related("player").get(room_id=hand.room_id, index=actors[0])
+    telemetry.TIMER_LATENESS.observe((timezone.now() - hand.deadline).total_seconds())
     return _act(hand, seat, reason="timeout")
 
 

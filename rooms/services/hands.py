@@ -14,7 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from baohuang import engine
-from rooms import notify, tasks
+from rooms import notify, tasks, telemetry
 from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.options import engine_options
@@ -112,6 +112,7 @@ def _deal(room: Room, seats: list[Seat], *, tribute: list[dict]) -> Hand:
     if arm:
         hand.timer_at = hand.deadline
     hand.save(force_insert=True)
+    telemetry.hand_started(hand)
     notify.room_changed(room_id=room.pk, change="hand_started", hand=hand.pk, number=number)
     notify.after_commit_decision_opened(hand, seats, arm=arm)
     return hand
@@ -192,6 +193,7 @@ def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
     hand.deadline = None
     if result.get("void"):
         hand.save(update_fields=["result", "ended", "deadline"])
+        telemetry.hand_finished(hand)
         notify.room_changed(room_id=room.pk, change="hand_ended", hand=hand.pk, void=True)
         # Same table, same debts: the cards they paid in the void deal went back in the
         # deck, so the redeal pays them again and the debts count as paid by it.
@@ -202,6 +204,7 @@ def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
     # so creates no 进贡 debts either (tribute is part of the hand's score).
     hand.scored = not all(seat.trustee for seat in seats)
     hand.save(update_fields=["result", "ended", "deadline", "scored"])
+    telemetry.hand_finished(hand)
     if hand.scored:
         scoring.hand_score(hand=hand, scores=result["scores"])
         if hand.preset == "qingdao":
@@ -220,6 +223,8 @@ def _act(room: Room, hand: Hand, seats: list[Seat], *actions: dict, client_id=No
     change = HandChange(hand=hand)
     for action in actions:
         event, arm = _apply(room, hand, seats, action, client_id=client_id, by_trustee=by_trustee)
+        player = seats[action["seat"]].player
+        telemetry.move_stored(by="trustee" if by_trustee else "bot" if player and player.is_bot else "player")
         change.events.append(event)
     notify.hand_events(room_id=room.pk, hand_id=hand.pk, events=change.events)
     if engine.result(hand.state) is not None:
@@ -362,6 +367,7 @@ def hand_act_for(*, hand_id: int, seat: int, version: int, reason: str) -> HandC
         mine.trustee = True  # RULES §8: a timeout puts the seat under 托管
         mine.trustee_entries += 1
         mine.save(update_fields=["trustee", "trustee_entries"])
+        telemetry.trustee_entered("timeout")
         notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=True, locked=mine.trustee_locked)
     policy = room.options.get("trustee_policy", "baseline")
     action = engine.autoplay(hand.state, seat, policy)

@@ -44,7 +44,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from baohuang import engine
-from rooms import notify
+from rooms import notify, telemetry
 from rooms.services.hands import decision_of, epoch_ms, keeps_deadline, new_deadline
 
 log = logging.getLogger(__name__)
@@ -139,5 +139,6 @@ async def quick_act(*, room_id: int, hand_id: int, seat: int, player_id: int, ac
     if deadline is None:
         return None
     item = {"version": version, "event": event, "deadline": epoch_ms(deadline)}
+    telemetry.MOVES.labels("player", "quick").inc()
     await notify.hand_events_now(room_id=room_id, hand_id=hand_id, events=[item])
     return item, new_state

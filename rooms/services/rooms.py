@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from rooms import notify
+from rooms import notify, telemetry
 from rooms.errors import ServiceError
 from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
 from rooms.options import clean_options
@@ -71,6 +71,7 @@ def _leave(room: Room, seat: Seat, *, kicked: bool, note: str) -> None:
     if hand is not None:
         if not seat.trustee:
             seat.trustee_entries += 1
+            telemetry.trustee_entered("left")
         seat.trustee = True
         seat.left = True
         seat.online = False

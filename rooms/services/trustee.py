@@ -3,7 +3,7 @@
 from django.db import transaction
 
 from baohuang import engine
-from rooms import notify
+from rooms import notify, telemetry
 from rooms.errors import ServiceError
 from rooms.models import Player, Seat
 from rooms.services.common import lock_room, open_room, running_hand, table
@@ -34,6 +34,7 @@ def trustee_set(*, room_id: int, seat: int, on: bool, player: Player | None = No
     mine.trustee = on
     if on:
         mine.trustee_entries += 1
+        telemetry.trustee_entered("asked")
     mine.save(update_fields=["trustee", "trustee_entries"])
     notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=on, locked=mine.trustee_locked)
     if on and seat in engine.actors(hand.state):

@@ -49,7 +49,8 @@ class Worker:
 
     def start(self) -> "Worker":
         env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.CELERY_BROKER_URL,
-               "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue}
+               "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue,
+               "LOG_LEVEL": "DEBUG"}  # tests read the per-task lines (logged at DEBUG only)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "baohuang", "worker", "-B",
              "--pool", "threads", "--concurrency", "4", "--loglevel", "INFO", "--hostname", f"timers-{uuid.uuid4().hex[:8]}@%h",
