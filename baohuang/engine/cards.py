@@ -8,6 +8,8 @@ A marked card is still one of the four copies of its card.
 
 from __future__ import annotations
 
+from collections import Counter
+
 PRESETS = ("classic", "lianzhong", "qingdao")
 
 RANKS = "3456789TJQKA2"
@@ -66,9 +68,15 @@ def parse_card(token: str) -> str:
     return card
 
 
-def parse_cards(text: str) -> list[str]:
-    """Whitespace-separated cards, e.g. ``"9S 9H SJ"``; empty text is no cards."""
-    return [parse_card(token) for token in text.split()]
+def parse_cards(text: str, preset: str | None = None) -> list[str]:
+    """Whitespace-separated cards, e.g. ``"9S 9H SJ"``; empty text is no cards.
+
+    With ``preset``, the cards must also be cards of that preset's deck (`check_in_deck`).
+    """
+    cards = [parse_card(token) for token in text.split()]
+    if preset is not None:
+        check_in_deck(cards, preset)
+    return cards
 
 
 def sort_key(card: str, preset: str = "classic"):
@@ -144,3 +152,45 @@ def build_deck(preset: str) -> list[str]:
         deck = _drop(deck, "3", keep=5)
         _mark_first(deck, "4H", BAOZI)
     return deck
+
+
+# --- what a deck holds ----------------------------------------------------------------
+
+_DECK_LIMITS: dict[str, tuple[dict[str, int], dict[str, int]]] = {}
+
+
+def _deck_limits(preset: str) -> tuple[dict[str, int], dict[str, int]]:
+    """``(copies per card, copies per thinned rank)`` of the preset's deck.
+
+    A rank the deck holds only partly (lianzhong's thirteen 6s, qingdao's five 3s) is
+    limited by its total, each suit by four copies: which copies were removed is
+    immaterial (RULES §5), so no suit of such a rank is singled out as missing.
+    """
+    limits = _DECK_LIMITS.get(preset)
+    if limits is None:
+        held = Counter(build_deck(preset))
+        thinned = {}
+        for rank in RANKS:
+            total = sum(count for card, count in held.items() if card[0] == rank)
+            if 0 < total < 4 * len(SUITS):
+                thinned[rank] = total
+                held.update({rank + suit: 4 - held[rank + suit] for suit in SUITS})
+        limits = _DECK_LIMITS[preset] = (dict(held), thinned)
+    return limits
+
+
+def check_in_deck(cards, preset: str) -> None:
+    """[decision] RULES §2: a card the preset's deck does not hold is not a card of that
+    preset — ``3S`` in lianzhong, ``SJ*`` outside lianzhong, ``4H*`` outside qingdao, a
+    fifth copy, a second copy of a marked card. Raises ``ValueError`` naming the card."""
+    per_card, thinned = _deck_limits(check_preset(preset))
+    counts = Counter(cards)
+    for card, count in counts.items():
+        limit = per_card.get(card, 0)
+        if count > limit:
+            raise ValueError(f"{card} is not a card of {preset}" if not limit else
+                             f"{count} × {card}: the {preset} deck holds {limit}")
+    for rank, limit in thinned.items():
+        count = sum(counts[rank + suit] for suit in SUITS)
+        if count > limit:
+            raise ValueError(f"{count} cards of rank {rank}: the {preset} deck holds {limit}")

@@ -63,7 +63,7 @@ def check_play_action(state: dict, action: dict) -> list[str]:
     """A ``play`` action's cards, validated against the hand and the top set."""
     seat = action["seat"]
     check_turn(state, seat)
-    cards = parse_action_cards(action)
+    cards = parse_action_cards(action, state["preset"])
     top = state["top"]
     check_play(cards, state["hands"][seat], state["preset"],
                top=None if top is None else top_shape(state["preset"], top["cards"]),
@@ -85,13 +85,15 @@ def top_shape(preset: str, cards: list[str]):
     return shape
 
 
-def parse_action_cards(action: dict) -> list[str]:
+def parse_action_cards(action: dict, preset: str) -> list[str]:
+    """The cards of a ``play``: malformed text or a card ``preset`` does not hold is a
+    ``bad_action`` naming the card (RULES §2)."""
     raw = action.get("cards")
     try:
         if isinstance(raw, str):
-            return parse_cards(raw)
+            return parse_cards(raw, preset)
         if isinstance(raw, list) and all(isinstance(card, str) for card in raw):
-            return parse_cards(" ".join(raw))
+            return parse_cards(" ".join(raw), preset)
     except ValueError as err:
         raise IllegalAction("bad_action", f"cannot read the cards: {err}") from None
     raise IllegalAction("bad_action", "a play needs 'cards', a set such as \"9S 9H SJ\"")
@@ -208,7 +210,10 @@ def _advance(state: dict, seat: int, event: dict) -> None:
     hands = state["hands"]
     passed = state["passed"]
     following = seat
-    for _ in range(4):
+    # Five steps, so the seat that just acted is the last one looked at: it can still act
+    # only after a yield (a player owns its set and a pass holds). [decision] RULES §3:
+    # a lone yielder's second turn comes at once; a yield never ends a round.
+    for _ in range(5):
         following = next_seat(following)
         if following != top["seat"] and hands[following] and following not in passed:
             state["turn"] = following

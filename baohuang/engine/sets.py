@@ -138,9 +138,11 @@ def beats_shape(new: Shape, old: Shape) -> bool:
 def beats(new: str, old: str, preset: str) -> bool:
     """Does the set written ``new`` beat the set written ``old``? (``"JS JH BJ BJ"``, …)
 
-    Malformed text or a card list that is not a set raises ``ValueError``.
+    Malformed text — including a card the preset's deck does not hold (RULES §2) — or a
+    card list that is not a set raises ``ValueError``.
     """
-    return beats_shape(shape_of(parse_cards(new), preset), shape_of(parse_cards(old), preset))
+    return beats_shape(shape_of(parse_cards(new, preset), preset),
+                       shape_of(parse_cards(old, preset), preset))
 
 
 # --- concrete plays -------------------------------------------------------------
@@ -149,7 +151,7 @@ def _as_shape(top, preset: str) -> Shape | None:
     """The top set as a shape: given as cards, as set text, or already a ``Shape``."""
     if top is None or isinstance(top, Shape):
         return top
-    return shape_of(parse_cards(top) if isinstance(top, str) else list(top), preset)
+    return shape_of(parse_cards(top, preset) if isinstance(top, str) else list(top), preset)
 
 
 def _holds_sixes_rule(preset: str, hold_sixes: bool) -> bool:

@@ -68,9 +68,12 @@ def pay_tribute(hands, debts):
     """Pay `debts` in cards right after the deal; returns `(new hands, transfers)`.
 
     Transfers are `{"from", "to", "card"}` in the order the cards move.
-    [decision] Marked cards (4H*, BJ*) are never paid: they decide the next hand's roles.
-    "highest" means the highest unmarked card by qingdao value. A payer without the card
-    owed (no 2) pays nothing for that debt.
+    [decision] RULES §7: "highest" means the payer's highest card by qingdao value, marked
+    cards included — the 保子 `4H*` is the highest card there is — and between equal cards
+    (`BJ`, `BJ*`) the unmarked copy goes first. The role travels with the card: the deal
+    is paid before the bidding opens, so the receiver of `4H*` is this hand's guard and
+    the receiver of `BJ*` is first offered the throne. A payer without the card owed
+    (no 2) pays nothing for that debt.
     """
     _check_hands(hands)
     for debt in debts:
@@ -90,7 +93,7 @@ def _pay_highest(hands, debts):
         owed[debt["from"]] = owed.get(debt["from"], 0) + debt["cards"]
     pool = []
     for payer, count in owed.items():
-        for card in _payable(hands[payer])[:count]:
+        for card in sort_hand(hands[payer], PRESET)[:count]:
             hands[payer].remove(card)
             pool.append((payer, card))
     pool.sort(key=lambda paid: -value(paid[1], PRESET))  # stable: ties keep payer order
@@ -159,7 +162,8 @@ def _price_of_a_three(hand):
 
 
 def _payable(hand):
-    """The hand's unmarked cards, highest first by qingdao value."""
+    """The hand's unmarked cards, highest first by qingdao value (a 2 or a joker paid for
+    a 3, or a 2 owed by a solo, is never a marked card)."""
     return [card for card in sort_hand(hand, PRESET) if not is_marked(card)]
 
 

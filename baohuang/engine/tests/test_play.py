@@ -2,7 +2,8 @@
 
 import pytest
 
-from baohuang.engine import IllegalAction, actors, apply, legal_actions, result, state_from_hands
+from baohuang.engine import (IllegalAction, actors, apply, check, legal_actions, result,
+                             state_from_hands)
 
 
 def act(state, seat, kind, **fields):
@@ -57,6 +58,24 @@ def test_malformed_cards_are_a_bad_action():
     assert refusal(classic(), 0, "play") == "bad_action"
 
 
+@pytest.mark.parametrize("preset, cards, named", [
+    ("classic", "SJ*", "SJ*"),
+    ("classic", "4H*", "4H*"),
+    ("classic", "7S 7S 7S 7S 7S", "7S"),
+    ("lianzhong", "3S", "3S"),
+    ("lianzhong", "BJ* BJ*", "BJ*"),
+    ("qingdao", "SJ*", "SJ*"),
+])
+def test_check_names_a_card_the_preset_does_not_hold(preset, cards, named):
+    hands = {"classic": CLASSIC, "qingdao": QINGDAO,
+             "lianzhong": ["BJ* 7S 7H", "8S 8H SJ*", "9D TC", "JC JD", "QS QH"]}[preset]
+    state = state_from_hands(preset, hands, emperor=0, guard=1,
+                             called="9S" if preset == "classic" else None)
+    with pytest.raises(IllegalAction) as err:
+        check(state, {"seat": 0, "type": "play", "cards": cards})
+    assert err.value.code == "bad_action" and named in err.value.message
+
+
 def test_a_yielder_gets_a_second_turn_and_must_then_play_or_pass():
     state = act(classic(), 0, "play", cards="7S")
     state = act(state, 1, "yield")
@@ -67,6 +86,38 @@ def test_a_yielder_gets_a_second_turn_and_must_then_play_or_pass():
     assert {"seat": 1, "type": "yield"} not in legal_actions(state, 1)
     state, event = event_of(state, 1, "pass")
     assert event["round_won"] == 0 and actors(state) == [0] and state["top"] is None
+
+
+# [decision] RULES §3: a lone yielder's second turn comes at once; a yield never ends a
+# round. (seat that leads, the seats that pass, the yielder.)
+@pytest.mark.parametrize("preset, leader, passers, yielder", [
+    ("classic", 0, (1, 2, 3), 4),
+    ("classic", 0, (2, 3, 4), 1),
+    ("qingdao", 0, (1, 2, 3), 4),
+    ("qingdao", 0, (1, 3, 4), 2),
+])
+def test_a_lone_yield_gives_the_yielder_its_second_turn_at_once(preset, leader, passers,
+                                                                 yielder):
+    state = classic() if preset == "classic" else qingdao()
+    state = act(state, leader, "play", cards="7S")
+    for seat in range(leader + 1, leader + 5):
+        seat %= 5
+        state, event = event_of(state, seat, "yield" if seat == yielder else "pass")
+    assert "round_won" not in event and event["next"] == yielder
+    assert actors(state) == [yielder] and state["top"] == {"seat": leader, "cards": ["7S"]}
+    assert refusal(state, yielder, "yield") == "cannot_yield"
+    state, event = event_of(state, yielder, "pass")
+    assert event["round_won"] == leader and actors(state) == [leader] and state["top"] is None
+
+
+def test_a_lone_yielder_may_beat_on_its_second_turn():
+    state = act(classic(), 0, "play", cards="7S")
+    state = act(state, 1, "pass")
+    state = act(state, 2, "pass")
+    state = act(state, 3, "pass")
+    state = act(state, 4, "yield")
+    state = act(state, 4, "play", cards="TC")
+    assert state["top"] == {"seat": 4, "cards": ["TC"]} and actors(state) == [0]
 
 
 def test_yielders_who_then_beat_reset_the_round():

@@ -2,6 +2,7 @@
 
 import itertools
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -109,14 +110,12 @@ BEATS = [
     ("8S 8H 8D 8C 8S 8H", "7S 7H 7D 7C 7S SJ", "classic", False),
     # 挂大花的牌是最大的: a big joker attached is unbeatable
     ("5S 5H 5D 5C BJ", "4S 4H 4D 4C BJ", "classic", False),
-    ("BJ BJ BJ BJ BJ", "4S 4H 4D 4C BJ", "classic", False),
+    ("BJ BJ BJ BJ* SJ", "4S 4H 4D 4C BJ", "classic", False),
     ("BJ BJ", "SJ BJ", "classic", False),
     ("BJ BJ BJ", "9S SJ BJ", "lianzhong", False),
     # qingdao 保子: above the big joker, not a 4; a 保子 set beats a big-joker set
     ("4H*", "BJ", "qingdao", True),
     ("BJ", "4H*", "qingdao", False),
-    ("4H*", "BJ", "classic", False),
-    ("5S", "4H*", "classic", True),
     ("5S", "4H*", "qingdao", False),
     ("TS TH 4H*", "9S 9H BJ", "qingdao", True),
     ("TS BJ 4H*", "9S 9H BJ", "qingdao", True),
@@ -141,6 +140,38 @@ def test_beats(new, old, preset, expected):
 def test_beats_rejects_malformed_or_invalid_sets_with_value_error(new, old):
     with pytest.raises(ValueError):
         beats(new, old, "classic")
+
+
+# [decision] RULES §2: a card the preset's deck does not hold makes the text malformed.
+NOT_IN_DECK = [
+    ("3S", "4S", "lianzhong", "3S"),            # lianzhong has no 3, 4 or 5
+    ("6S", "5D", "lianzhong", "5D"),
+    ("SJ*", "SJ", "classic", "SJ*"),            # the marked small joker is lianzhong's
+    ("SJ*", "SJ", "qingdao", "SJ*"),
+    ("5S", "4H*", "classic", "4H*"),            # the 保子 is qingdao's
+    ("4H*", "BJ", "lianzhong", "4H*"),
+    ("BJ* BJ*", "SJ SJ", "classic", "BJ*"),     # a second copy of a marked card
+    ("9S 9S 9S 9S 9S", "8S 8H 8D 8C 8S", "classic", "9S"),  # a fifth copy
+    ("BJ BJ BJ BJ", "SJ SJ SJ SJ", "qingdao", "BJ"),  # the fourth BJ is BJ*
+    ("SJ SJ SJ SJ", "9S 9H 9D 9C", "lianzhong", "SJ"),  # the fourth SJ is SJ*
+    ("4S 4S 4S 4H 4H 4H", "3S 3S 3S 3H 3H 3H", "qingdao", "3"),  # five 3s in qingdao
+]
+
+
+@pytest.mark.parametrize("new, old, preset, card", NOT_IN_DECK)
+def test_beats_rejects_a_card_the_preset_does_not_hold(new, old, preset, card):
+    with pytest.raises(ValueError, match=re.escape(card)):
+        beats(new, old, preset)
+
+
+@pytest.mark.parametrize("text, preset", [
+    ("6H 6H 6H 6H", "lianzhong"),  # which three 6s were removed is immaterial (RULES §5)
+    ("3H 3H 3H", "qingdao"),
+    ("SJ SJ SJ SJ", "classic"),
+    ("BJ* BJ BJ BJ", "lianzhong"),
+])
+def test_parse_for_a_preset_accepts_what_its_deck_holds(text, preset):
+    assert parse_cards(text, preset) == text.split()
 
 
 def test_beats_shape_needs_a_strictly_higher_base():

@@ -60,6 +60,19 @@ def test_qingdao_deal_pays_tribute_then_everyone_holds_one_three():
     assert {p["seller"] for p in state["threes"]} == set(state["sold_three"])
 
 
+def test_marked_cards_paid_as_tribute_carry_their_roles():
+    # Seed 0 deals 4H* to seat 4 and BJ* (with no plain BJ) to seat 2. RULES §7
+    # [decision]: each pays it as its highest card, and the role travels with the card.
+    debts = [{"from": 4, "to": 1, "cards": 1, "kind": "highest"},
+             {"from": 2, "to": 3, "cards": 1, "kind": "highest"}]
+    state = new_hand("qingdao", 0, tribute=debts)
+    assert state["tribute_paid"] == [{"from": 4, "to": 1, "card": "4H*"},
+                                     {"from": 2, "to": 3, "card": "BJ*"}]
+    assert state["first_holder"] == 3 and actors(state) == [3]  # first offered the throne
+    state, event = apply(state, {"seat": 3, "type": "accept"})
+    assert state["emperor"] == 3 and state["guard"] == 1 and event["guard"] == 1
+
+
 def test_same_seed_same_deal_and_other_seed_other_deal():
     assert new_hand("classic", 11)["hands"] == new_hand("classic", 11)["hands"]
     assert new_hand("classic", 11)["hands"] != new_hand("classic", 12)["hands"]

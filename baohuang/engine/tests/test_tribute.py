@@ -112,18 +112,21 @@ def test_doubled_tribute_gives_the_guard_the_two_highest_of_six():
     assert sorted(new_hands[0]) == sorted(["5S", "AS", "KS", "QH", "8D"])
 
 
-def test_marked_cards_are_never_paid_as_tribute():
-    hands = hands_of("5S", "BJ* 4H* 9S", "6C", "7C", "8C")
-    new_hands, transfers = pay_tribute(hands, [debt(1, 0)])
-    assert transfers == [{"from": 1, "to": 0, "card": "9S"}]
-    assert new_hands[1] == ["BJ*", "4H*"]
-
-
-def test_a_payer_holding_only_marked_cards_pays_nothing():
-    hands = hands_of("5S", "BJ* 4H*", "6C", "7C", "8C")
-    new_hands, transfers = pay_tribute(hands, [debt(1, 0)])
-    assert transfers == []
-    assert new_hands == hands
+# [decision] RULES §7: the highest card in qingdao order, marked cards included; between
+# BJ and BJ* the unmarked copy goes first. (payer's hand, cards owed, cards paid in order.)
+@pytest.mark.parametrize("payer_hand, owed, paid", [
+    ("BJ* 4H* 9S", 1, ["4H*"]),            # the 保子 is the highest card there is
+    ("BJ 4H* 2S", 2, ["4H*", "BJ"]),
+    ("BJ* BJ 9S", 1, ["BJ"]),              # the unmarked copy first
+    ("BJ* BJ 9S", 2, ["BJ", "BJ*"]),
+    ("BJ* SJ 2S", 1, ["BJ*"]),             # a lone BJ* is the payer's highest
+    ("BJ* 4H*", 2, ["4H*", "BJ*"]),
+])
+def test_marked_cards_are_paid_like_any_other(payer_hand, owed, paid):
+    hands = hands_of("5S", payer_hand, "6C", "7C", "8C")
+    new_hands, transfers = pay_tribute(hands, [debt(1, 0, owed)])
+    assert transfers == [{"from": 1, "to": 0, "card": card} for card in paid]
+    assert sorted(new_hands[0]) == sorted(["5S", *paid])
 
 
 def test_a_payer_without_a_two_pays_nothing_for_a_two_debt():

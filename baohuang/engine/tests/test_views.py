@@ -190,6 +190,21 @@ def test_a_follower_with_nothing_that_beats_may_only_pass_or_yield():
 # --- qingdao deal and the end of the hand ----------------------------------------------------
 
 
+def test_a_paid_baozi_names_its_receiver_as_guard_only_to_the_guard():
+    debts = [{"from": 4, "to": 1, "cards": 1, "kind": "highest"}]
+    state = new_hand("qingdao", 0, tribute=debts)  # seat 4 holds 4H* (see test_state)
+    state, _ = apply(state, {"seat": state["turn"], "type": "accept"})
+    assert state["guard"] == 1
+    for seat in (None, 0, 2, 3, 4):
+        assert view(state, seat)["roles"]["guard"] is None
+    assert view(state, 1)["roles"]["guard"] == 1
+    # Only payer and receiver see that the card paid was the 保子.
+    for seat in (None, 0, 2, 3):
+        assert view(state, seat)["deal"]["tribute_paid"] == [{"from": 4, "to": 1}]
+    for seat in (1, 4):
+        assert view(state, seat)["deal"]["tribute_paid"][0]["card"] == "4H*"
+
+
 def test_a_tribute_card_is_shown_only_to_payer_and_receiver():
     debts = [{"from": 0, "to": 1, "cards": 1, "kind": "highest"}]
     state = new_hand("qingdao", 4, tribute=debts)
@@ -282,7 +297,7 @@ def test_a_follower_is_hinted_the_cheapest_set_of_each_rank_that_beats():
 
 
 def test_lianzhong_sixes_bound_to_go_last_are_not_hinted():
-    hands = ["BJ* 5H 5D", "SJ* 6D 6H 9C", "9S KC KD", "8C 8D 2S", "7D 7H TC"]
-    state = state_from_hands("lianzhong", hands, emperor=0, guard=1)
-    state, _ = act(state, 0, "play", cards="5H")
-    assert view(state, 1)["hints"] == [["9C"], ["SJ*"]]
+    # 6 is lianzhong's lowest rank, so the bound 6s are tested as a lead.
+    hands = ["SJ* 7H 7D", "BJ* 6D 6H 9C", "9S KC KD", "8C 8D 2S", "7D 7H TC"]
+    state = state_from_hands("lianzhong", hands, emperor=1, guard=0)
+    assert view(state, 1)["hints"] == [["9C"], ["BJ*"]]
