@@ -66,9 +66,9 @@ def test_the_leader_avoids_the_size_a_near_out_opponent_could_answer():
 
 
 def test_a_follower_beats_with_a_whole_group_rather_than_breaking_one():
-    hands = ["BJ* 5H 4D 4C", "7S 7H 7D 9C TC TD", "8C 8D", "6C 6D", "3S 3H"]
+    hands = ["BJ* 6H JD JC", "7S 7H 7D 9C TC TD", "8C 8D", "6C 6D", "QS QH"]
     state = state_from_hands("lianzhong", hands, emperor=0, guard=2, options={"hold_sixes": False})
-    state = act(state, 0, "play", cards="5H")
+    state = act(state, 0, "play", cards="6H")
     assert played(strong(state, 1)) == ["9C"]
 
 
