@@ -61,7 +61,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         self.role, self.seat, self.seats = "spectator", None, []
-        self.hand_id, self.version = None, None
+        self.hand_id, self.version, self.hand_running = None, None, False
         self.joined = False
         self.recent = deque()  # arrival times of recent frames, for the rate limit
         self.closing = False
@@ -314,7 +314,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 await db(presence.seat_connected)(room_id=self.room_id, player=self.user)
             await self._send_presence(message["seat"], online=online)
         elif change == "trustee":
-            await self._send_presence(message["seat"], trustee=message["on"], trustee_locked=message["locked"])
+            await self._send_presence(message["seat"], trustee=message["on"], trustee_locked=message["locked"],
+                                      trustee_entries=message["entries"])
         else:
             await self.send_snapshot()  # the table changed shape: seats, a deal, an end
 
@@ -322,7 +323,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if not 0 <= index < len(self.seats):
             return
         self.seats[index].update(flags)
-        await self.send_json({"type": "presence", "seat": dict(self.seats[index])})
+        dissolves = self.hand_running and any(seat["trustee"] for seat in self.seats)
+        await self.send_json({"type": "presence", "seat": dict(self.seats[index]), "dissolves": dissolves})
 
     async def chat_message(self, message):
         if self.role == "visitor":
@@ -353,6 +355,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.timers = frame["room"]["options"]["timers"]
         hand = frame["hand"]
         self.hand_id, self.version = (hand["id"], hand["version"]) if hand else (None, None)
+        self.hand_running = hand is not None and hand["running"]
         if hand is not None and hand["running"]:
             STATES.keep(hand["id"], hand["version"], (state, hand["deadline"]))
         await self.send_json(frame)

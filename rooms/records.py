@@ -17,6 +17,7 @@ def seat_record(seat: Seat) -> dict:
         "online": seat.online,
         "trustee": seat.trustee,
         "trustee_locked": seat.trustee_locked,
+        "trustee_entries": seat.trustee_entries,
         "left": seat.left,
     }
 

@@ -5,7 +5,7 @@ import time
 
 from baohuang import engine
 from rooms.frames import PHRASES
-from rooms.models import ChatMessage, Hand, HandEvent, Room, Seat
+from rooms.models import ChatMessage, Hand, HandEvent, Player, Room, Seat
 from rooms.records import chat_record, epoch_ms, seat_record
 
 CATCH_UP_MAX = 200  # events replayed on `sync`; further behind gets a snapshot
@@ -43,6 +43,22 @@ def hand_replay(*, hand: Hand) -> dict:
     """Rebuild the hand from its seed and stored actions (restart safety, admin check)."""
     actions = list(HandEvent.objects.filter(hand=hand).order_by("version").values_list("action", flat=True))
     return engine.replay(hand.preset, hand.seed, actions, options=hand.options, tribute=tuple(hand.tribute))
+
+
+def hand_players(*, hand: Hand) -> list[dict | None]:
+    """Who played the hand, by seat (`{"id", "name", "bot"}`): the score sheet names them
+    even after the room is dissolved and its seats emptied."""
+    found = {player.pk: player for player in Player.objects.filter(pk__in=[pk for pk in hand.players if pk])}
+    return [None if pk not in found else {"id": pk, "name": str(found[pk]), "bot": found[pk].is_bot}
+            for pk in hand.players]
+
+
+def played_seat(*, hand: Hand, user) -> int | None:
+    """The seat ``user`` played in an ended hand (None: not one of its players) — a player
+    who left or whose room was dissolved still sees the end of its own hand."""
+    if hand.running or user is None or not user.is_authenticated or user.pk not in hand.players:
+        return None
+    return hand.players.index(user.pk)
 
 
 def now_ms() -> int:
@@ -86,13 +102,19 @@ def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
             ChatMessage.objects.filter(room=room).select_related("player").order_by("-id")[:CHAT_HISTORY])],
     }
     if hand is not None:
+        # An ended hand is shown as its own players saw it (the seat they played, even
+        # after leaving it or the room's dissolution), never through a seat taken since.
+        played = seat if hand.running else played_seat(hand=hand, user=user)
         frame["hand"] = {
             "id": hand.pk,
             "number": hand.number,
             "running": hand.running,
             "version": hand.version,
             "deadline": epoch_ms(hand.deadline),
-            "view": None if role == "visitor" else engine.view(hand.state, seat),
+            "players": hand_players(hand=hand),
+            "seat": played,
+            "dissolves": hand.running and any(each.trustee for each in seats),
+            "view": None if role == "visitor" and played is None else engine.view(hand.state, played),
         }
         frame["version"] = hand.version
     return frame, None if hand is None else hand.state

@@ -368,7 +368,8 @@ def hand_act_for(*, hand_id: int, seat: int, version: int, reason: str) -> HandC
         mine.trustee_entries += 1
         mine.save(update_fields=["trustee", "trustee_entries"])
         telemetry.trustee_entered("timeout")
-        notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=True, locked=mine.trustee_locked)
+        notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=True, locked=mine.trustee_locked,
+                            entries=mine.trustee_entries)
     policy = room.options.get("trustee_policy", "baseline")
     action = engine.autoplay(hand.state, seat, policy)
     return _act(room, hand, seats, action, by_trustee=True)

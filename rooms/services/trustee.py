@@ -36,7 +36,8 @@ def trustee_set(*, room_id: int, seat: int, on: bool, player: Player | None = No
         mine.trustee_entries += 1
         telemetry.trustee_entered("asked")
     mine.save(update_fields=["trustee", "trustee_entries"])
-    notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=on, locked=mine.trustee_locked)
+    notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=on, locked=mine.trustee_locked,
+                        entries=mine.trustee_entries)
     if on and seat in engine.actors(hand.state):
         notify.after_commit_decision_opened(hand, seats)  # the policy may have to move now
     return mine
