@@ -19,6 +19,7 @@ CHATTY = (
     "celery.app.trace",  # "Task … succeeded in …"
     "celery.worker.strategy",  # "Task … received"
     "celery.beat",  # "Scheduler: Sending due task …" every few seconds
+    "axes.apps",  # django-axes' banner in every process, manage.py commands included
 )  # and uvicorn.access: a line per HTTP request and WebSocket handshake
 FORMATS = ("text", "json")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -7,6 +7,7 @@ silently falling back: a typo in production must stop the process, not weaken it
 Production needs at least: DEBUG=0, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, REDIS_URL.
 """
 
+import ipaddress
 import os
 import secrets
 from datetime import timedelta
@@ -48,6 +49,13 @@ def envint(name: str, default: str, *, low: int, high: int) -> int:
 
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def envnetworks(name: str, default: str) -> list:
+    try:
+        return [ipaddress.ip_network(item, strict=False) for item in envlist(name, default)]
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name}: {error}") from None
 
 
 def envredis(name: str, default: str) -> str:
@@ -103,6 +111,12 @@ if not SECRET_KEY:
 # Every per-address limit counts by this (baohuang/clients.py).
 NUM_PROXIES = envint("NUM_PROXIES", "0", low=0, high=10)
 
+# /metrics (ops/views.py) answers a bearer METRICS_TOKEN, or clients whose address (behind
+# NUM_PROXIES) is in METRICS_ALLOWED_ADDRESSES (addresses or networks, e.g. 10.0.0.0/8);
+# with neither it is off.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+METRICS_ALLOWED_ADDRESSES = envnetworks("METRICS_ALLOWED_ADDRESSES", "")
+
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG else "")
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off")
@@ -139,6 +153,7 @@ INSTALLED_APPS = [
     "rooms",
     "scoring",
     "api",
+    "ops",  # /healthz, /readyz, /metrics; the admin's live dashboard
 ]
 
 MIDDLEWARE = [
@@ -275,6 +290,7 @@ SPECTACULAR_SETTINGS = {
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "1")
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]  # monitors ask over plain HTTP
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "31536000", low=0, high=63072000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1")
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "1")

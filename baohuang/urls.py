@@ -11,6 +11,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("", include("ops.urls")),  # /healthz, /readyz, /metrics
     path("", include("rooms.urls")),  # the pages people play on: lobby, table, players
 ]
 
