@@ -23,9 +23,11 @@ run: venv
 migrate: venv
 	$(PY) manage.py migrate
 
-# The whole suite (exit code of pytest; 5 = nothing collected is a failure too).
+# The whole suite (exit code of pytest; 5 = nothing collected is a failure too), after the
+# table page's pure modules under Node's test runner (static/js/tests/).
 # Uses REDIS_URL, or a temporary embedded Redis. Extra arguments: make test ARGS="-k leave -x"
 test: venv
+	node --test static/js/tests/
 	$(PY) -m baohuang.run pytest $(ARGS)
 
 clean:

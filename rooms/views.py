@@ -22,6 +22,7 @@ from rooms.errors import ServiceError
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
 from rooms.models import Player, Room
 from rooms.services import player_guest, room_create, seat_take
+from rooms.table_text import table_text
 from scoring.models import LedgerEntry
 
 ROOMS_LISTED = 50
@@ -134,83 +135,6 @@ def room_bot(request, room_id: int):
 
 
 # -- the table ---------------------------------------------------------------------
-
-
-def table_text() -> dict:
-    """The words the table's script shows, in the request's language."""
-    return {
-        # connection
-        "connecting": _("Connecting…"), "online": _("Connected"), "offline": _("Reconnecting…"),
-        "closed": _("Disconnected"),
-        # table and seats
-        "empty": _("Empty seat"), "sit": _("Sit here"), "addBot": _("Add a bot"), "bot": _("bot"),
-        "you": _("you"), "cardsLeft": _("%(n)s left"), "offlineSeat": _("offline"),
-        "trustee": _("托管 auto-play"), "trusteeOn": _("托管"), "trusteeOff": _("Cancel 托管"),
-        "trusteeLocked": _("托管 is locked on for this hand"), "left": _("left"),
-        "secondsToTrustee": _("托管 in %(s)ss"),
-        "emperor": _("皇"), "guard": _("保"), "solo": _("独"), "hoe": _("锄头"),
-        "emperorTitle": _("Emperor 皇帝"), "guardTitle": _("Guard 保皇派"), "soloTitle": _("Alone 独"),
-        "hoeTitle": _("Declared 反 (锄头)"),
-        "passed": _("Pass"), "yielded": _("Yield"),
-        "places": [_("1st 头科"), _("2nd 二科"), _("3rd 三科"), _("4th 二落"), _("5th 大落")],
-        # phases
-        "waiting": _("Waiting for players: %(n)s of 5 seated"), "ready": _("All five seated"),
-        "start": _("Deal 开始"), "nextHand": _("Next hand 下一局"), "leave": _("Leave"),
-        "leaveMidHand": _("Leaving now costs 40 points and 托管 plays your seat to the end. Leave?"),
-        "bidding": _("Choosing the emperor"), "declaring": _("Declarations"), "playing": _("Playing"),
-        "ended": _("Hand over"), "hand": _("Hand %(n)s"),
-        "crownHolder": _("%(name)s holds the crown 皇 (BJ*)"), "declinedBy": _("Passed the crown: %(names)s"),
-        "forced": _("逼庄: %(name)s must call"), "offered": _("%(name)s is offered the throne"),
-        "bundle": _("With the throne"), "called": _("Called card"),
-        "waitingFor": _("Waiting for %(names)s"), "answered": _("Answered: %(names)s"),
-        "leads": _("%(name)s leads"), "yourLead": _("Your lead"), "yourTurn": _("Your turn"),
-        "turnOf": _("%(name)s to play"), "topSet": _("On the table"),
-        # actions
-        "play": _("Play 出牌"), "pass": _("Pass 过"), "yield": _("Yield 让"), "hint": _("Hint 提示"),
-        "noHint": _("No play beats the set on the table"),
-        "sortRank": _("By rank"), "sortCount": _("By count"), "clear": _("Clear"),
-        "call": _("Call 叫庄"), "callPick": _("Pick the card to call"), "cancel": _("Cancel"),
-        "declineClassic": _("Pass the crown 让庄"), "seize": _("Seize 抢庄"),
-        "seizeConfirm": _("Really seize? 确认抢庄"), "accept": _("Take the throne 登基"),
-        "declineBundle": _("Pass the throne 让皇"),
-        "declare": {"none": _("No declaration"), "an_bao": _("Stay hidden 暗保"),
-                    "ming_bao": _("Reveal 明保"), "dark_solo": _("Stay hidden 暗独"),
-                    "open_solo": _("Go open 明独"), "rebel": _("Rebel 反"), "niu": _("扭"),
-                    "ti": _("踢"), "grab_solo": _("Grab solo 抢独")},
-        "declared": {"ming_bao": _("明保"), "open_solo": _("明独"), "rebel": _("反"), "niu": _("扭"),
-                     "ti": _("踢"), "grab_solo": _("抢独")},
-        # end of hand
-        "scoreSheet": _("Score sheet"), "void": _("黄庄: nobody took the throne — redealing"),
-        "place": _("Place"), "player": _("Player"), "role": _("Role"), "score": _("Score"),
-        "roomTotal": _("Room total"), "ledger": _("Running ledger of this room"),
-        "outcome": {"win": _("The emperor's side wins"), "draw": _("A draw"),
-                    "lose": _("The rebels win")},
-        "tributeOwed": _("Tribute 进贡 owed at the next deal"),
-        "tributeCards": _("%(from)s → %(to)s: %(n)s card(s)"),
-        "tributePaid": _("Tribute 进贡 paid at this deal"), "threes": _("买3: bought threes"),
-        "menzan": _("闷三"), "close": _("Close"), "showScores": _("Score sheet"),
-        "dissolved": _("This room has been dissolved."), "backToLobby": _("Back to the lobby"),
-        "spectating": _("You are watching"), "signInToSit": _("Pick a nickname to sit down"),
-        # chat
-        "chat": _("Chat"), "chatLines": _("Chat messages"), "chatMessage": _("Chat message"),
-        "chatPlaceholder": _("Say something…"), "chatSend": _("Send"), "chatPhrases": _("Quick phrases"),
-        "chatUnread": _("%(n)s new"),
-        # errors, by code: the server's own sentence follows
-        "errors": {
-            "does_not_beat": _("That does not beat the set on the table."),
-            "wrong_size": _("A follow must have as many cards as the set on the table."),
-            "illegal_set": _("Those cards are not one set."),
-            "three_goes_last": _("Your 3 goes last, alone, as a lead."),
-            "sixes_go_last": _("憋6: your 6s go last, all together."),
-            "not_your_turn": _("It is not your turn."),
-            "stale_version": _("The table moved on; here it is again."),
-            "trustee_on": _("托管 is on: cancel it to play yourself."),
-            "trustee_locked": _("托管 is locked on for this hand."),
-            "cannot_pass": _("You lead: play a set."),
-            "not_full": _("The table needs five players."),
-        },
-    }
-
 
 
 def table(request, room_id: int):

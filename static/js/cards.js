@@ -21,17 +21,18 @@ export const isMarked = (card) => card.endsWith("*");
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", C: "♣", D: "♦" };
 
-/** How a card is drawn: rank text, suit symbol, colour and any mark. */
+/** The marks a card may carry (RULES §1): the emperor's 皇, lianzhong's 保, qingdao's 保子. */
+const MARKS = { "BJ*": "crown", "SJ*": "sword", "4H*": "baozi" };
+
+/** How a card is drawn: rank text, suit symbol, colour, joker kind and mark. */
 export function face(card) {
+  const mark = MARKS[card] || null;
   if (isJoker(card)) {
     const big = card[0] === "B";
-    // 大王 / 小王, written down the card's corner like a rank over a suit.
-    const rank = big ? "大" : "小";
-    return { rank, suit: "王", red: big, joker: big ? "big" : "small", marked: isMarked(card), label: `${rank}王${isMarked(card) ? "*" : ""}` };
+    return { rank: "", suit: "", red: big, joker: big ? "big" : "small", mark };
   }
   const rank = card[0] === "T" ? "10" : card[0];
-  const suit = SUIT_SYMBOL[card[1]];
-  return { rank, suit, red: card[1] === "H" || card[1] === "D", joker: null, marked: isMarked(card), label: `${suit}${rank}${isMarked(card) ? "*" : ""}` };
+  return { rank, suit: SUIT_SYMBOL[card[1]], red: card[1] === "H" || card[1] === "D", joker: null, mark };
 }
 
 function sortKey(card, preset) {

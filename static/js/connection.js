@@ -1,9 +1,14 @@
-// The room's WebSocket (docs/protocol.md): reconnects on its own, resyncs with the last
-// version it applied, and re-sends an unanswered action with the same client_id so the
-// server can answer it without applying it twice.
+// The room's WebSocket (docs/protocol.md): a heartbeat, reconnecting on its own. It knows
+// nothing of the game: main.js re-sends the store's pending action after a reconnect.
+//
+// Heartbeat: a `ping` every second; when nothing at all has been heard for 2 s the
+// connection is "stalled" (the page says 连接中断 and disables its buttons); after 6 s of
+// silence the socket is dropped and a new one is opened (back-off 0.5 s … 5 s).
 
 const FATAL_CLOSES = new Set([4403, 4404, 4410]); // spectators_not_allowed, no_room, room_closed
-const PING_EVERY = 20000;
+const PING_EVERY = 1000;
+const STALLED_AFTER = 2000;
+const DROP_AFTER = 6000;
 
 let counter = 0;
 export function newClientId(prefix = "c") {
@@ -14,81 +19,93 @@ export function newClientId(prefix = "c") {
 export class Connection {
   /**
    * @param {string} path  e.g. "/ws/rooms/7/"
-   * @param {object} hooks onMessage(msg), onStatus("connecting"|"online"|"offline"|"closed"),
-   *                       onOpen() (called after every (re)connect, before the pending re-send)
+   * @param {object} hooks onMessage(msg), onStatus("connecting"|"online"|"stalled"|"offline"|"closed", code),
+   *                       onOpen() (after every (re)connect)
    */
   constructor(path, hooks) {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.url = `${scheme}//${location.host}${path}`;
     this.hooks = hooks;
-    this.pending = null; // the one action awaiting its ack: {client_id, frame}
     this.retries = 0;
     this.socket = null;
-    this.stopped = false;
+    this.status = "connecting";
+    this.heard = 0;
+    this.beat = null;
+  }
+
+  setStatus(status, code) {
+    if (status === this.status && status !== "closed") return;
+    this.status = status;
+    this.hooks.onStatus(status, code);
   }
 
   connect() {
-    this.hooks.onStatus("connecting");
+    this.setStatus(this.status === "stalled" ? "offline" : (this.everOpen ? "offline" : "connecting"));
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.onopen = () => {
       this.retries = 0;
-      this.hooks.onStatus("online");
+      this.everOpen = true;
+      this.heard = Date.now();
+      this.setStatus("online");
       this.hooks.onOpen();
-      if (this.pending) this.sendFrame(this.pending.frame); // same client_id: never applied twice
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping", t: Date.now() }), PING_EVERY);
+      clearInterval(this.beat);
+      this.beat = setInterval(() => this.heartbeat(socket), PING_EVERY / 2);
     };
     socket.onmessage = (message) => {
+      this.heard = Date.now();
+      if (this.status === "stalled") this.setStatus("online");
       let data;
       try { data = JSON.parse(message.data); } catch { return; }
-      if (data && this.pending && data.client_id === this.pending.client_id
-          && (data.type === "ack" || data.type === "error")) {
-        this.pending = null;
-      }
-      this.hooks.onMessage(data);
+      if (data) this.hooks.onMessage(data);
     };
     socket.onclose = (event) => {
-      clearInterval(this.pinger);
       if (this.socket !== socket) return;
-      if (this.stopped || FATAL_CLOSES.has(event.code)) {
-        this.hooks.onStatus("closed", event.code);
+      clearInterval(this.beat);
+      if (FATAL_CLOSES.has(event.code)) {
+        this.setStatus("closed", event.code);
         return;
       }
-      this.hooks.onStatus("offline");
-      // Back off 0.5 s, 1 s, 2 s … up to 5 s; a 1008 (too many messages) waits the longest.
+      this.setStatus("offline");
+      // A 1008 (too many messages) waits the longest.
       const delay = event.code === 1008 ? 5000 : Math.min(5000, 500 * 2 ** this.retries);
       this.retries += 1;
       setTimeout(() => this.connect(), delay);
     };
   }
 
+  heartbeat(socket) {
+    if (this.socket !== socket || socket.readyState !== WebSocket.OPEN) return;
+    const quiet = Date.now() - this.heard;
+    if (quiet >= DROP_AFTER) {
+      this.drop();
+      return;
+    }
+    if (quiet >= STALLED_AFTER) this.setStatus("stalled");
+    if (!this.lastPing || Date.now() - this.lastPing >= PING_EVERY) {
+      this.lastPing = Date.now();
+      this.send({ type: "ping", t: this.lastPing });
+    }
+  }
+
+  /** Give up on this socket now (it went silent) and open a new one. */
+  drop() {
+    const socket = this.socket;
+    this.socket = null;
+    clearInterval(this.beat);
+    try { socket.close(4000, "silent"); } catch { /* already closing */ }
+    this.setStatus("offline");
+    const delay = Math.min(5000, 500 * 2 ** this.retries);
+    this.retries += 1;
+    setTimeout(() => this.connect(), delay);
+  }
+
   get open() {
-    return this.socket && this.socket.readyState === WebSocket.OPEN;
+    return Boolean(this.socket && this.socket.readyState === WebSocket.OPEN && this.status === "online");
   }
 
-  sendFrame(frame) {
-    if (this.open) this.socket.send(JSON.stringify(frame));
-  }
-
-  /** A message that needs no re-send (sit, start, trustee, sync …). */
   send(frame) {
-    this.sendFrame(frame);
-  }
-
-  /** An `act`: one at a time; kept until acked or refused, re-sent after a reconnect. */
-  act(action, expectedVersion) {
-    if (this.pending) return null;
-    const clientId = newClientId("a");
-    const frame = { type: "act", client_id: clientId, expected_version: expectedVersion, action };
-    this.pending = { client_id: clientId, frame };
-    this.sendFrame(frame);
-    return clientId;
-  }
-
-  /** Forget the unanswered action (a snapshot showed the hand moved on without it). */
-  dropPending() {
-    this.pending = null;
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
   }
 
   /** For tests and debugging: drop the socket as a network failure would. */

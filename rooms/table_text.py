@@ -1,0 +1,145 @@
+"""Every word the table page's script shows (static/js/i18n.js reads it from the page),
+in the request's language. msgids are plain English; the Chinese texts are in
+locale/zh_table.py. Refusals are worded here by their code (docs/protocol.md, "Error
+codes"): the page never shows the server's own sentence, nor card notation.
+"""
+
+from django.utils.translation import gettext as _
+
+
+def table_text() -> dict:
+    return {
+        **_bar(), **_seats(), **_phases(), **_actions(), **_end(), **_chat(),
+        "cardNames": _card_names(),
+        "errors": _errors(), "errorGeneric": _("That was refused."),
+        "listJoin": _(", "),
+    }
+
+
+def _bar() -> dict:
+    return {
+        "connection": {"connecting": _("Connecting…"), "online": _("Connected"), "stalled": _("Connection lost"),
+                       "offline": _("Reconnecting…"), "closed": _("Disconnected")},
+        "connectionLost": _("Connection lost."), "reconnecting": _("Reconnecting — your buttons come back when it is up."),
+        "waitingAnswer": _("Waiting for the server's answer"),
+        "backToLobby": _("Back to the lobby"), "tableLabel": _("Table"), "yourCards": _("Your cards"), "actions": _("Actions"),
+        "handNumber": _("Hand %(n)s"), "spectating": _("Watching"), "scoreSheet": _("Score sheet"), "scoresShort": _("Scores"),
+        "mute": _("Sound off"), "muteShort": _("Mute"), "fourColours": _("Four-colour suits"), "fourColoursShort": _("4 colours"),
+        "leave": _("Leave"), "turnTitle": _("Your turn!"),
+    }
+
+
+def _seats() -> dict:
+    return {
+        "empty": _("Empty seat"), "sit": _("Sit here"), "addBot": _("Add a bot"), "bot": _("bot"), "you": _("you"),
+        "seatNumber": _("Seat %(n)s"), "cardsLeft": _("%(n)s left"), "online": _("online"), "offlineSeat": _("offline"),
+        "trustee": _("Auto-play is on"), "trusteeBadge": _("Auto"), "trusteeLocked": _("Auto-play is locked on for this hand."),
+        "left": _("left"), "seconds": _("%(s)ss"), "secondsToTrustee": _("auto-play in %(s)ss"),
+        "emperor": _("Emperor"), "guard": _("Guard"), "solo": _("Alone"), "hoe": _("Hoe"),
+        "emperorTitle": _("Emperor"), "guardTitle": _("Guard"), "soloTitle": _("Alone against four"),
+        "hoeTitle": _("Declared rebel (hoe)"), "passed": _("Pass"), "yielded": _("Yield"),
+        "places": [_("1st"), _("2nd"), _("3rd"), _("4th"), _("5th")],
+    }
+
+
+def _phases() -> dict:
+    return {
+        "waiting": _("Waiting for players: %(n)s of 5 seated"), "ready": _("All five seated"),
+        "start": _("Deal"), "nextHand": _("Next hand"),
+        "leaveMidHand": _("Leaving now costs 40 points and auto-play plays your seat to the end. Leave?"),
+        "bidding": _("Choosing the emperor"), "declaring": _("Declarations"), "ended": _("Hand over"),
+        "crownHolder": _("%(name)s holds the crown card"), "declinedBy": _("Passed the crown: %(names)s"),
+        "forced": _("Forced call: %(name)s must call"), "offered": _("%(name)s is offered the throne"),
+        "bundle": _("With the throne"), "called": _("Called card"),
+        "waitingFor": _("Waiting for %(names)s"), "leads": _("%(name)s leads"), "yourLead": _("Your lead"),
+        "yourTurn": _("Your turn"), "turnOf": _("%(name)s to play"),
+        "tributePaid": _("Tribute paid at this deal"), "threes": _("Threes bought"),
+        "boughtThree": _("%(seller)s → %(buyer)s: a 3"), "hiddenCard": _("a card you may not see"),
+    }
+
+
+def _actions() -> dict:
+    return {
+        "play": _("Play"), "pass": _("Pass"), "yield": _("Yield"), "hint": _("Hint"),
+        "cannotBeat": _("Can't beat it"), "noBeat": _("Nothing in your hand beats the set on the table."),
+        "noHint": _("No play beats the set on the table"),
+        "sortRank": _("By rank"), "sortCount": _("By count"), "clear": _("Clear"),
+        "call": _("Call a card"), "callPick": _("Pick the card to call"), "cancel": _("Cancel"),
+        "declineClassic": _("Pass the crown"), "seize": _("Seize the throne"),
+        "seizeConfirm": _("Seize the throne? You become emperor alone, without a guard, and cannot take it back."),
+        "grabSoloConfirm": _("Grab the solo? You play alone against the other four, and cannot take it back."),
+        "confirmYes": _("Yes, do it"),
+        "accept": _("Take the throne"), "declineBundle": _("Pass the throne"),
+        "declare": {"none": _("No declaration"), "an_bao": _("Stay hidden"), "ming_bao": _("Reveal as guard"),
+                    "dark_solo": _("Stay hidden alone"), "open_solo": _("Go open alone"), "rebel": _("Rebel"),
+                    "niu": _("Twist (double)"), "ti": _("Kick (double again)"), "grab_solo": _("Grab the solo")},
+        "declared": {"ming_bao": _("revealed guard"), "open_solo": _("open solo"), "rebel": _("rebel"),
+                     "niu": _("twist"), "ti": _("kick"), "grab_solo": _("grabbed solo")},
+        "trusteeOn": _("Auto-play"), "trusteeOff": _("Cancel auto-play"), "trusteeNow": _("Auto-play is playing for you."),
+        "trusteeExplain": _("Tap to play yourself again (at most 3 times a hand)."),
+        "dissolveWarning": _("If any seat is still on auto-play when the hand ends, the room is dissolved."),
+    }
+
+
+def _end() -> dict:
+    return {
+        "void": _("Nobody took the throne — redealing"), "place": _("Place"), "player": _("Player"),
+        "role": _("Role"), "score": _("Score"), "ledger": _("Running ledger of this room"),
+        "outcome": {"win": _("The emperor's side wins"), "draw": _("A draw"), "lose": _("The rebels win")},
+        "tributeOwed": _("Tribute owed at the next deal"), "tributeCards": _("%(from)s → %(to)s: %(n)s card(s)"),
+        "menzan": _("Stuck with the 3"), "close": _("Close"), "dissolved": _("This room has been dissolved."),
+        "signInToSit": _("Pick a nickname to sit down"),
+    }
+
+
+def _chat() -> dict:
+    return {
+        "chat": _("Chat"), "chatLines": _("Chat messages"), "chatMessage": _("Chat message"),
+        "chatPlaceholder": _("Say something…"), "chatSend": _("Send"), "chatPhrases": _("Quick phrases"),
+        "chatUnread": _("%(n)s new"),
+        # the quick phrases (rooms/consumers.py PHRASES), shown in the reader's language
+        "phrases": {"hello": _("Hello everyone"), "hurry": _("Hurry up, the flowers are wilting"),
+                    "nice": _("Nice cards!"), "thanks": _("Thanks"), "sorry": _("Sorry"),
+                    "well_played": _("Well played"), "again": _("One more hand"), "bye": _("Bye")},
+    }
+
+
+def _card_names() -> dict:
+    return {
+        "card": _("%(rank)s of %(suit)s"),
+        "suits": {"S": _("spades"), "H": _("hearts"), "C": _("clubs"), "D": _("diamonds")},
+        "bigJoker": _("big joker"), "smallJoker": _("small joker"),
+        "crown": _("crown card (big joker)"), "sword": _("guard card (small joker)"), "baozi": _("baozi (4 of hearts)"),
+    }
+
+
+def _errors() -> dict:
+    return {
+        # protocol
+        "bad_json": _("The page sent something the server cannot read."),
+        "unknown_type": _("The page sent something the server cannot read."),
+        "bad_field": _("The page sent something the server cannot read."),
+        "too_large": _("That message is too long."),
+        "not_signed_in": _("Pick a nickname first."), "not_seated": _("You have no seat at this table."),
+        "no_hand": _("No hand is being played."), "stale_version": _("The table moved on; here it is again."),
+        "server_error": _("Something went wrong on the server; nothing was changed."),
+        "spectators_not_allowed": _("This room does not allow spectators."), "no_room": _("There is no such room."),
+        "room_closed": _("This room has been dissolved."),
+        # services
+        "already_seated": _("You already have a seat."), "room_full": _("The table is full."),
+        "seat_taken": _("That seat is taken."), "bad_seat": _("There is no such seat."),
+        "hand_running": _("Wait for the hand to end."), "not_full": _("The table needs five players."),
+        "bots_not_allowed": _("This room does not allow bots."),
+        "trustee_on": _("Auto-play is on: cancel it to play yourself."),
+        "trustee_locked": _("Auto-play is locked on for this hand."),
+        # engine
+        "not_your_turn": _("It is not your turn."), "not_in_hand": _("You do not hold those cards."),
+        "illegal_set": _("Those cards are not one set."), "does_not_beat": _("That does not beat the set on the table."),
+        "wrong_size": _("A follow must have as many cards as the set on the table."),
+        "three_goes_last": _("Your 3 goes last, alone, as a lead."),
+        "sixes_go_last": _("Your 6s go last, all together."), "wrong_phase": _("That is not possible now."),
+        "unknown_action": _("That is not possible now."), "bad_action": _("That is not possible now."),
+        "cannot_pass": _("You lead: play a set."), "cannot_yield": _("You cannot yield now."),
+        "cannot_call": _("You cannot call that card."), "must_call": _("You must call a card."),
+        "cannot_declare": _("You cannot declare that now."), "hand_over": _("The hand is over."),
+    }

@@ -1,0 +1,82 @@
+// The middle of the table: the top set and who played it, whose turn it is, the bidding
+// or declaration window, the called card, qingdao's tribute and 买3 at the deal.
+
+import { $, el } from "../dom.js";
+import { fmt } from "../i18n.js";
+import { mySeat, running, seatName, view } from "../store.js";
+import { cardNode, cardRow } from "./card.js";
+
+export function renderCenter(ctx) {
+  const { store, T, config } = ctx;
+  const v = view(store);
+  const name = (index) => seatName(store, index, (i) => fmt(T.seatNumber, { n: i + 1 }));
+  const nodes = [];
+  if (store.room && store.room.status === "dissolved") {
+    nodes.push(el("p", { class: "status", text: T.dissolved }),
+      el("a", { class: "button", href: config.lobbyUrl, dataset: { action: "lobby" }, text: T.backToLobby }));
+  } else if (!v || !running(store)) {
+    const seated = store.seats.filter((seat) => seat.player).length;
+    if (!v || !v.result) nodes.push(el("p", { class: "status", text: seated < 5 ? fmt(T.waiting, { n: seated }) : T.ready }));
+    if (v && v.result) nodes.push(el("p", { class: "status", text: v.result.void ? T.void : T.ended }));
+    if (mySeat(store) !== null && seated === 5) {
+      nodes.push(el("button", { type: "button", class: "primary", dataset: { action: "start" },
+        onclick: () => ctx.send({ type: "start" }), text: v && v.result ? T.nextHand : T.start }));
+    }
+    if (store.you && store.you.role !== "player") nodes.push(el("p", { class: "hint", text: T.spectating }));
+  } else if (v.phase === "bidding") {
+    nodes.push(...bidding(ctx, v, name));
+  } else if (v.phase === "declaring") {
+    nodes.push(el("p", { class: "status", text: T.declaring }),
+      el("p", { text: fmt(T.waitingFor, { names: v.window.pending.map(name).join(T.listJoin) }) }));
+  } else if (v.phase === "playing") {
+    const table = v.table;
+    if (table.top) {
+      const top = el("div", { class: "top-set", id: "top-set", dataset: { seat: table.top.seat } },
+        el("span", { class: "owner", text: name(table.top.seat) }), cardRow(table.top.cards, T, "big"));
+      const key = `${table.top.seat}|${table.top.cards.join(" ")}`;
+      if (key !== ctx.ui.topKey) top.classList.add("enter"); // just played: slide in
+      ctx.ui.topKey = key;
+      nodes.push(top);
+    }
+    const mine = v.turn === mySeat(store);
+    const text = mine ? (table.top ? T.yourTurn : T.yourLead) : fmt(table.top ? T.turnOf : T.leads, { name: name(v.turn) });
+    nodes.push(el("p", { class: `status${mine ? " mine" : ""}`, text }));
+  }
+  if (v && v.roles && v.roles.called) nodes.push(el("p", { class: "called" }, `${T.called}: `, cardNode(v.roles.called, T)));
+  if (v && v.deal && running(store) && v.phase !== "playing") nodes.push(dealInfo(ctx, v.deal, name));
+  $("center").replaceChildren(...nodes.filter(Boolean));
+}
+
+function bidding(ctx, v, name) {
+  const { T } = ctx;
+  const b = v.bidding;
+  const nodes = [el("p", { class: "status", text: T.bidding })];
+  if (v.preset === "classic") {
+    nodes.push(el("p", { text: fmt(b.forced ? T.forced : T.crownHolder, { name: name(b.forced ? v.turn : b.crown) }) }));
+    if (b.declined.length) nodes.push(el("p", { class: "small", text: fmt(T.declinedBy, { names: b.declined.map(name).join(T.listJoin) }) }));
+  } else {
+    nodes.push(el("p", { text: fmt(T.offered, { name: name(v.turn) }) }));
+    if (b.bundle.length) nodes.push(el("div", { class: "bundle" }, el("span", { class: "label", text: T.bundle }), cardRow(b.bundle, T)));
+  }
+  return nodes;
+}
+
+function dealInfo(ctx, deal, name) {
+  const { T } = ctx;
+  const lines = [];
+  if (deal.tribute_paid.length) {
+    lines.push(el("p", { class: "label", text: T.tributePaid }));
+    for (const paid of deal.tribute_paid) {
+      lines.push(el("p", { class: "transfer tribute" }, `${name(paid.from)} → ${name(paid.to)} `,
+        paid.card ? cardNode(paid.card, T) : el("span", { class: "card back", role: "img", "aria-label": T.hiddenCard })));
+    }
+  }
+  if (deal.threes.length) {
+    lines.push(el("p", { class: "label", text: T.threes }));
+    for (const three of deal.threes) {
+      lines.push(el("p", { class: "transfer three" }, fmt(T.boughtThree, { seller: name(three.seller), buyer: name(three.buyer) }),
+        three.paid ? [" ⇄ ", cardNode(three.paid, T)] : ""));
+    }
+  }
+  return lines.length ? el("div", { class: "deal-info", id: "deal-info" }, lines) : "";
+}

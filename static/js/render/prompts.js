@@ -1,0 +1,52 @@
+// Bidding and declaration buttons. Choices that cannot be taken back and are not the
+// move the table is waiting for (抢庄 while others bid, 抢独) ask first in a dialog —
+// never by a second tap on the same spot.
+
+import { $, el, replaceIfChanged } from "../dom.js";
+import { may, mySeat, running, view } from "../store.js";
+import { cardNode } from "./card.js";
+
+const SILENT = new Set(["none", "an_bao", "dark_solo"]); // the answers silence gives (RULES §8)
+const CONFIRM = { seize: "seizeConfirm", grab_solo: "grabSoloConfirm" };
+
+export function renderPrompt(ctx) {
+  const { store, ui, T } = ctx;
+  const v = view(store);
+  const prompt = $("prompt");
+  const buttons = [];
+  const mine = mySeat(store) !== null ? store.seats[mySeat(store)] : null;
+  const busy = ctx.busy();
+  const button = (label, action, extra = {}) => el("button", {
+    type: "button", class: extra.class || "", disabled: busy, title: busy ? ctx.busyReason() : null,
+    dataset: { action: action.type, ...(extra.dataset || {}) },
+    onclick: extra.onclick || (() => ctx.act(action)), text: label });
+  const confirmed = (key, action) => async () => {
+    if (await ctx.confirm(T[CONFIRM[key]], T.confirmYes)) ctx.act(action);
+  };
+  if (v && running(store) && mine && !mine.trustee && v.phase !== "playing") {
+    if (v.phase === "bidding") {
+      if (may(store, "call")) {
+        buttons.push(button(T.call, { type: "call" }, { class: "primary", onclick: () => { ui.picker = !ui.picker; renderPrompt(ctx); } }));
+      }
+      if (may(store, "accept")) buttons.push(button(T.accept, { type: "accept" }, { class: "primary" }));
+      if (may(store, "decline")) buttons.push(button(v.preset === "classic" ? T.declineClassic : T.declineBundle, { type: "decline" }));
+      if (may(store, "seize")) buttons.push(button(T.seize, { type: "seize" }, { class: "danger", onclick: confirmed("seize", { type: "seize" }) }));
+    } else if (v.phase === "declaring" && may(store, "declare")) {
+      for (const what of v.choices.declare) {
+        const action = { type: "declare", what };
+        buttons.push(button(T.declare[what] || "", action, {
+          class: SILENT.has(what) ? "" : "primary", dataset: { what },
+          onclick: CONFIRM[what] ? confirmed(what, action) : undefined }));
+      }
+    }
+  }
+  if (!may(store, "call")) ui.picker = false;
+  const picker = ui.picker ? el("div", { class: "picker", role: "group", "aria-label": T.callPick },
+    el("span", { class: "label", text: T.callPick }),
+    v.choices.call.map((card) => el("button", { type: "button", class: "pick", dataset: { action: "call-card", card },
+      onclick: () => { ui.picker = false; ctx.act({ type: "call", card }); } }, cardNode(card, T))),
+    el("button", { type: "button", class: "small", onclick: () => { ui.picker = false; renderPrompt(ctx); }, text: T.cancel })) : null;
+  prompt.hidden = !buttons.length;
+  const signature = [...buttons, ...(picker ? [picker] : [])].map((node) => `${node.dataset.action || ""}|${node.textContent}|${node.disabled}`).join(";");
+  replaceIfChanged(prompt, signature, () => [el("div", { class: "buttons" }, buttons), picker]);
+}

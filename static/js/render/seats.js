@@ -1,0 +1,126 @@
+// The five seats round the table in play order: you at the bottom, your 下家 (who plays
+// after you) to the right, then round the top to your 上家 on the left. Each shows the
+// name, cards left (报牌), role badges, online state, the countdown ring and what the
+// seat last did this round.
+
+import { $, el, svg } from "../dom.js";
+import { fmt } from "../i18n.js";
+import { mySeat, running, seatName, view } from "../store.js";
+import { cardRow } from "./card.js";
+
+export function seatAt(store, position) {
+  const base = mySeat(store) ?? (store.you && store.you.seat) ?? 0;
+  return (base + position) % 5;
+}
+
+export function renderSeats(ctx) {
+  const { store } = ctx;
+  const v = view(store);
+  for (let position = 0; position < 5; position++) {
+    const index = seatAt(store, position);
+    const box = $(`seat-pos-${position}`);
+    const seat = store.seats[index] || {};
+    const turn = Boolean(v && running(store) && v.actors.includes(index));
+    box.replaceChildren(...seatContent(ctx, index, v, turn).filter(Boolean));
+    box.className = ["seat", `pos-${position}`, index === mySeat(store) ? "me" : "", turn ? "turn" : "",
+      seat.player ? "" : "empty", seat.player && !seat.online && !seat.player.bot ? "offline" : "",
+      seat.trustee ? "trustee" : ""].filter(Boolean).join(" ");
+    box.dataset.seat = index;
+  }
+}
+
+function badges(ctx, index, v, seat) {
+  const { T } = ctx;
+  const list = [];
+  const badge = (kind, text, title) => list.push(el("span", { class: `badge ${kind}`, title, text }));
+  const roles = v ? v.roles : {};
+  if (v && roles.emperor === index) badge("emperor", T.emperor, T.emperorTitle);
+  if (v && roles.guard === index && roles.emperor !== index) badge("guard", T.guard, T.guardTitle);
+  if (v && roles.solo && roles.emperor === index) badge("solo", T.solo, T.soloTitle);
+  if (v && v.hoes.includes(index)) badge("hoe", T.hoe, T.hoeTitle);
+  if (seat.player.bot) badge("bot", T.bot);
+  if (seat.trustee) badge("trustee", T.trusteeBadge, seat.trustee_locked ? T.trusteeLocked : T.trustee);
+  if (seat.left) badge("left", T.left);
+  const place = v ? v.places.indexOf(index) : -1;
+  if (place >= 0) badge("place", T.places[place]);
+  for (const entry of v ? v.declared.filter((e) => e.seat === index) : []) badge("declared", T.declared[entry.what] || "");
+  return list;
+}
+
+function seatContent(ctx, index, v, turn) {
+  const { store, T } = ctx;
+  const seat = store.seats[index];
+  if (!seat || !seat.player) return emptySeat(ctx, index);
+  const online = seat.player.bot || seat.online;
+  const count = v ? v.counts[index] : null;
+  const name = seatName(store, index, () => "");
+  return [
+    el("div", { class: "avatar" },
+      svg("svg", { class: "ring", viewBox: "0 0 44 44", "aria-hidden": "true" },
+        svg("circle", { cx: 22, cy: 22, r: 19, class: "track" }),
+        svg("circle", { cx: 22, cy: 22, r: 19, class: "left", "stroke-dasharray": "119.4", "stroke-dashoffset": "0" })),
+      el("span", { class: "count", title: fmt(T.cardsLeft, { n: count ?? "" }), text: count ?? "" }),
+      el("span", { class: `dot ${online ? "on" : "off"}`, title: online ? T.online : T.offlineSeat })),
+    el("div", { class: "who" },
+      el("span", { class: "name", title: name, text: name + (index === mySeat(store) ? ` (${T.you})` : "") }),
+      el("span", { class: "badges" }, badges(ctx, index, v, seat))),
+    turn ? el("div", { class: "timer", dataset: { seat: index } }) : null,
+    el("div", { class: "last" }, lastAction(ctx, index, v)),
+  ];
+}
+
+function emptySeat(ctx, index) {
+  const { store, T, config } = ctx;
+  const nodes = [el("div", { class: "who" }, el("span", { class: "name", text: T.empty }))];
+  const between = !running(store) && store.room && store.room.status !== "dissolved";
+  if (between && config.player && mySeat(store) === null) {
+    nodes.push(el("button", { type: "button", class: "small primary", dataset: { action: "sit", seat: index },
+      onclick: () => ctx.send({ type: "sit", seat: index }), text: T.sit }));
+  }
+  if (between && config.player && config.creator === config.player && config.allowBots) {
+    nodes.push(el("form", { method: "post", action: config.botUrl, class: "inline" },
+      el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
+      el("button", { type: "submit", class: "small", dataset: { action: "bot" }, text: T.addBot })));
+  }
+  if (!config.player && index === seatAt(store, 0)) {
+    nodes.push(el("a", { href: `${config.lobbyUrl}?next=${location.pathname}`, text: T.signInToSit }));
+  }
+  return nodes;
+}
+
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+function lastAction(ctx, index, v) {
+  if (!v || !v.table) return null;
+  const last = v.table.last[index];
+  if (!last) return null;
+  if (last.type === "play") return cardRow(last.cards, ctx.T);
+  return el("span", { class: `said ${last.type}`, text: last.type === "pass" ? ctx.T.passed : ctx.T.yielded });
+}
+
+/** The countdown, four times a second: the ring empties; the last 5 s turn it red. */
+export function tickSeats(store, T, now = Date.now()) {
+  const v = view(store);
+  const timers = (store.room && store.room.options.timers) || {};
+  const total = ({ bidding: timers.bid, declaring: timers.declare, playing: timers.play }[v && v.phase] || 20) * 1000;
+  const left = store.hand && store.hand.deadline ? Math.max(0, store.hand.deadline - (now + store.offset)) : null;
+  for (const box of document.querySelectorAll(".seat")) {
+    const ring = box.querySelector(".ring .left");
+    if (!ring) continue;
+    const timer = box.querySelector(".timer");
+    if (!box.classList.contains("turn") || left === null) {
+      ring.style.strokeDashoffset = "0";
+      box.classList.remove("urgent");
+      continue;
+    }
+    ring.style.strokeDashoffset = String(119.4 * (1 - Math.min(1, left / total)));
+    box.classList.toggle("urgent", left <= 5000);
+    if (timer) {
+      const seconds = Math.ceil(left / 1000);
+      timer.textContent = box.classList.contains("offline") ? fmt(T.secondsToTrustee, { s: seconds }) : fmt(T.seconds, { s: seconds });
+    }
+  }
+}

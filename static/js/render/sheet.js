@@ -1,0 +1,96 @@
+// The score sheet at the end of a hand — also after the room dissolved, when the seats
+// are empty: the names are the ones seated when the hand ended (store.result). Places,
+// roles, each seat's score, the room's running ledger, qingdao's tribute owed, and the
+// way on: the next hand, or back to the lobby.
+
+import { $, el } from "../dom.js";
+import { fmt } from "../i18n.js";
+import { mySeat } from "../store.js";
+
+const ledgerCache = new Map(); // hand id → ledger rows (the ledger changes between hands only)
+
+export function renderSheet(ctx) {
+  const { store, ui, T, config } = ctx;
+  const dialog = $("score-sheet");
+  const sheet = store.result;
+  const running = Boolean(store.hand && store.hand.running) && store.room && store.room.status !== "dissolved";
+  $("scores-button").hidden = !sheet || sheet.result.void;
+  if (!sheet || sheet.result.void || running) {
+    if (dialog.open && running) dialog.close();
+    return;
+  }
+  const dissolved = store.room && store.room.status === "dissolved";
+  const name = (index) => sheet.names[index] || fmt(T.seatNumber, { n: index + 1 });
+  const buttons = [];
+  const seated = store.seats.filter((seat) => seat.player).length;
+  if (!dissolved && mySeat(store) !== null && seated === 5) {
+    buttons.push(el("button", { type: "button", class: "primary", dataset: { action: "start" },
+      onclick: () => { dialog.close(); ctx.send({ type: "start" }); }, text: T.nextHand }));
+  }
+  if (dissolved) buttons.push(el("a", { class: "button primary", href: config.lobbyUrl, dataset: { action: "lobby" }, text: T.backToLobby }));
+  buttons.push(el("button", { type: "button", dataset: { action: "close-sheet" },
+    onclick: () => { ui.sheetDismissed = sheet.hand; dialog.close(); }, text: T.close }));
+  const signature = `${sheet.hand}|${dissolved}|${buttons.length}`;
+  if (ui.sheetSignature !== signature) {
+    ui.sheetSignature = signature;
+    $("score-body").replaceChildren(...body(ctx, sheet.result, name, dissolved));
+    $("score-buttons").replaceChildren(...buttons);
+    loadLedger(`/rooms/${config.room}/ledger/`, sheet.hand).then((rows) => {
+      const slot = $("room-ledger");
+      if (slot && rows) slot.replaceChildren(ledgerTable(rows));
+    });
+  }
+  if (!dialog.open && ui.sheetDismissed !== sheet.hand) dialog.showModal();
+}
+
+function body(ctx, result, name, dissolved) {
+  const { T } = ctx;
+  const rows = [];
+  result.places.forEach((seat, place) => {
+    if (seat === null) return;
+    const roles = [];
+    if (result.emperor === seat) roles.push(T.emperorTitle);
+    if (result.guard === seat && result.guard !== result.emperor) roles.push(T.guardTitle);
+    if (result.solo && result.emperor === seat) roles.push(T.soloTitle);
+    if (result.menzan.includes(seat)) roles.push(T.menzan);
+    const score = result.scores[seat];
+    rows.push(el("tr", { dataset: { seat } }, el("td", { text: T.places[place] }), el("td", { class: "player", text: name(seat) }),
+      el("td", { text: roles.join(" ") }), el("td", { class: `num ${sign(score)}`, text: signed(score) })));
+  });
+  const declared = result.declared.map((entry) => `${name(entry.seat)} ${T.declared[entry.what] || ""}`);
+  const nodes = [
+    dissolved ? el("p", { class: "dissolved", text: T.dissolved }) : null,
+    el("p", { class: "outcome", text: (T.outcome[result.outcome] || "") + (declared.length ? ` · ${declared.join(T.listJoin)}` : "") }),
+    el("table", { class: "list scores" },
+      el("thead", {}, el("tr", {}, ...[T.place, T.player, T.role].map((text) => el("th", { scope: "col", text })),
+        el("th", { scope: "col", class: "num", text: T.score }))),
+      el("tbody", {}, rows)),
+  ];
+  const owed = (result.tribute || []).filter((debt) => debt.cards > 0);
+  if (owed.length) {
+    nodes.push(el("h3", { text: T.tributeOwed }), el("ul", { class: "tribute" },
+      owed.map((debt) => el("li", { text: fmt(T.tributeCards, { from: name(debt.from), to: name(debt.to), n: debt.cards }) }))));
+  }
+  nodes.push(el("h3", { text: T.ledger }), el("div", { class: "ledger", id: "room-ledger", text: "…" }));
+  return nodes.filter(Boolean);
+}
+
+const sign = (n) => (n > 0 ? "plus" : n < 0 ? "minus" : "");
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+async function loadLedger(url, handId) {
+  if (!ledgerCache.has(handId)) {
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" } });
+      ledgerCache.set(handId, (await response.json()).players);
+    } catch {
+      return null;
+    }
+  }
+  return ledgerCache.get(handId);
+}
+
+function ledgerTable(players) {
+  return el("table", { class: "list" }, el("tbody", {}, players.map((row) => el("tr", {},
+    el("td", { text: row.name }), el("td", { class: `num ${sign(row.points)}`, text: signed(row.points) })))));
+}

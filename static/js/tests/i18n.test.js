@@ -1,0 +1,29 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cardName, errorText, fmt } from "../i18n.js";
+
+const ZH = {
+  cardNames: { card: "%(suit)s%(rank)s", suits: { S: "黑桃", H: "红桃", C: "梅花", D: "方块" }, bigJoker: "大王",
+    smallJoker: "小王", crown: "皇牌（大王）", sword: "保牌（小王）", baozi: "保子（红桃4）" },
+  listJoin: "、", errorGeneric: "操作未被接受。",
+  errors: { wrong_size: "跟牌要 %(size)s 张。", does_not_beat: "%(cards)s 压不过桌上的牌。" },
+};
+
+test("cards are named as players name them, never in notation", () => {
+  assert.equal(cardName(ZH, "4H"), "红桃4");
+  assert.equal(cardName(ZH, "TD"), "方块10");
+  assert.equal(cardName(ZH, "BJ"), "大王");
+  assert.equal(cardName(ZH, "SJ"), "小王");
+  assert.equal(cardName(ZH, "BJ*"), "皇牌（大王）");
+  assert.equal(cardName(ZH, "4H*"), "保子（红桃4）");
+});
+
+test("a refusal is worded from its code and parameters; an unknown code gets the generic sentence", () => {
+  assert.equal(errorText(ZH, "wrong_size", { size: 2 }), "跟牌要 2 张。");
+  assert.equal(errorText(ZH, "does_not_beat", { cards: "4H 4S" }), "红桃4、黑桃4 压不过桌上的牌。");
+  assert.equal(errorText(ZH, "something_new", { x: 1 }), "操作未被接受。");
+});
+
+test("placeholders missing from the values are left empty", () => {
+  assert.equal(fmt("%(a)s-%(b)s", { a: 1 }), "1-");
+});

@@ -1,0 +1,96 @@
+// node --test static/js/tests/ — the pure modules of the table page.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { apply, begin, cannotBeat, createStore, resend, seatName } from "../store.js";
+
+const seats = (names) => names.map((name, index) => ({ index, player: name ? { id: index, name, bot: false } : null,
+  online: true, trustee: false, trustee_locked: false, left: false }));
+
+function snapshot(overrides = {}) {
+  return {
+    type: "snapshot", server_time: 1000, room: { id: 1, status: "playing", options: { timers: {} } },
+    you: { player: { id: 0, name: "alice" }, seat: 0, role: "player" },
+    seats: seats(["alice", "bob", "carol", "dave", "erin"]),
+    hand: { id: 7, number: 1, running: true, version: 3, deadline: null,
+      view: { phase: "playing", actors: [0], may: ["play", "pass"], hints: [["9S"]], table: { top: { seat: 4, cards: ["8S"] } } } },
+    ...overrides,
+  };
+}
+
+test("an event at the next version is applied; one further ahead asks for a sync", () => {
+  const store = createStore(0);
+  apply(store, snapshot(), 900);
+  assert.equal(store.offset, 100);
+  const next = apply(store, { type: "event", hand: 7, version: 4, view: { phase: "playing", actors: [1] }, deadline: 5 });
+  assert.equal(next.sync, null);
+  assert.equal(store.hand.version, 4);
+  assert.deepEqual(store.hand.view.actors, [1]);
+  const gap = apply(store, { type: "event", hand: 7, version: 6, view: {} });
+  assert.deepEqual(gap.sync, { type: "sync", hand: 7, version: 4 });
+  assert.equal(store.hand.version, 4);
+  assert.equal(gap.render, false);
+});
+
+test("an event of another hand is not applied", () => {
+  const store = createStore(0);
+  apply(store, snapshot());
+  const other = apply(store, { type: "event", hand: 8, version: 4, view: {} });
+  assert.deepEqual(other.sync, { type: "sync", hand: 7, version: 3 });
+  assert.equal(store.hand.version, 3);
+});
+
+test("the pending action is kept until its ack, and re-sent once with the same client_id", () => {
+  const store = createStore(0);
+  apply(store, snapshot());
+  const frame = begin(store, { type: "pass" }, "a-1");
+  assert.deepEqual(frame, { type: "act", client_id: "a-1", expected_version: 3, action: { type: "pass" } });
+  assert.equal(begin(store, { type: "pass" }, "a-2"), null); // one at a time
+  assert.equal(resend(store), frame);
+  assert.equal(resend(store), null); // once only
+  apply(store, { type: "ack", client_id: "other" });
+  assert.equal(store.pending.client_id, "a-1");
+  apply(store, { type: "ack", client_id: "a-1", version: 4 });
+  assert.equal(store.pending, null);
+});
+
+test("a refusal clears the pending action and keeps its code and parameters", () => {
+  const store = createStore(0);
+  apply(store, snapshot());
+  begin(store, { type: "play", cards: "4H" }, "a-1");
+  apply(store, { type: "error", code: "wrong_size", params: { size: 1 }, client_id: "a-1" });
+  assert.equal(store.pending, null);
+  assert.deepEqual(store.error, { code: "wrong_size", params: { size: 1 } });
+});
+
+test("the score sheet keeps the names seated when the hand ended, after the room dissolved", () => {
+  const store = createStore(0);
+  apply(store, snapshot());
+  const result = { places: [0, 1, 2, 3, 4], scores: [2, 1, -1, -1, -1] };
+  apply(store, { type: "event", hand: 7, version: 4, view: { phase: "ended", actors: [], result }, deadline: null });
+  assert.equal(store.hand.running, false);
+  apply(store, snapshot({ room: { id: 1, status: "dissolved", options: {} }, seats: seats([null, null, null, null, null]),
+    you: { player: { id: 0, name: "alice" }, seat: null, role: "spectator" },
+    hand: { id: 7, number: 1, running: false, version: 4, view: { phase: "ended", actors: [], result } } }));
+  assert.deepEqual(store.result.names, ["alice", "bob", "carol", "dave", "erin"]);
+  assert.equal(seatName(store, 2, (i) => `#${i}`), "carol");
+});
+
+test("要不起: following, with no hint, only 过 is left", () => {
+  const store = createStore(0);
+  apply(store, snapshot());
+  assert.equal(cannotBeat(store), false);
+  store.hand.view.hints = [];
+  assert.equal(cannotBeat(store), true);
+  store.hand.view.table.top = null; // a lead can always be played
+  assert.equal(cannotBeat(store), false);
+});
+
+test("presence replaces one seat; pong only moves the clock", () => {
+  const store = createStore(0);
+  apply(store, snapshot());
+  apply(store, { type: "presence", seat: { ...store.seats[2], online: false } });
+  assert.equal(store.seats[2].online, false);
+  assert.equal(apply(store, { type: "pong", server_time: 5000 }, 4000).render, false);
+  assert.equal(store.offset, 1000);
+  assert.equal(apply(store, { type: "nonsense" }).render, false);
+});
