@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from scoring import skill
+
 
 class AppendOnly(ValueError):
     pass
@@ -127,3 +129,65 @@ class TributeDebt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer} owes {self.receiver} {self.cards} ({self.kind}, {self.status})"
+
+
+class RatingChange(models.Model):
+    """Append-only: how one rated hand moved one player's skill rating (`scoring.skill`).
+
+    The rows of a (player, preset), in id order, are that rating's history; the last one is
+    the rating now (`Rating` keeps a copy for the leaderboard).
+    """
+
+    hand = models.ForeignKey("rooms.Hand", models.PROTECT, related_name="rating_changes")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="rating_changes")
+    preset = models.CharField(max_length=16)
+    seat = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = LedgerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["hand", "player"], name="rating_change_once_per_hand")]
+        indexes = [models.Index(fields=["player", "preset", "id"], name="rating_history")]
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnly("rating changes are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly("rating changes are append-only")
+
+    @property
+    def ordinal(self) -> float:
+        return skill.Skill(self.mu, self.sigma).ordinal
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.preset} hand {self.hand_id}: {self.mu_before:.2f} → {self.mu:.2f}"
+
+
+class Rating(models.Model):
+    """A player's skill rating in one preset now: a copy of their last `RatingChange`.
+
+    `ordinal` (μ − 3σ, what is shown and ranked) is stored so the board sorts on an index.
+    """
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="ratings")
+    preset = models.CharField(max_length=16)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    hands = models.PositiveIntegerField(default=0, help_text="rated hands")
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "preset"], name="rating_per_player_preset")]
+        indexes = [models.Index(fields=["preset", "-ordinal"], name="rating_board")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.preset}: {self.ordinal:.1f}"

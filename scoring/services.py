@@ -1,15 +1,20 @@
-"""Writes to the ledger and the tribute debts.
+"""Writes to the ledger, the tribute debts and the skill ratings.
 
 Room services call these inside their own transaction (with the room row locked); the
 functions are atomic themselves too, so they are safe to call alone (admin adjustments).
 """
 
+import math
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from rooms.errors import ServiceError
-from scoring.models import LedgerEntry, LedgerTotal, TributeDebt
+from scoring import skill
+from scoring.models import LedgerEntry, LedgerTotal, Rating, RatingChange, TributeDebt
 
 LEAVE_PENALTY = -40  # RULES §8 (seed 002): leaving once a hand has started, or being kicked
 
@@ -94,7 +99,119 @@ def hand_score(*, hand, scores: list[int]) -> list[LedgerEntry]:
         for seat, (player_id, points) in enumerate(zip(hand.players, scores))
     ]
     totals_add(entries)
+    hand_rate(hand=hand)
     return entries
+
+
+def _rated(hand, bots: set[int]) -> tuple[list[int], list[int]] | None:
+    """The sides of `hand` to rate (emperor side, rebels: seat lists), or None if not rated.
+
+    Rated: every scored hand with an outcome and at least one human. Not rated: void hands
+    (no sides), hands ended with every seat under 托管 (not scored, RULES §8) and hands of
+    bots only. [decision] In a hand with humans and bots, the bots are rated too, as their
+    own entries (so beating strong bots counts more than beating weak ones); no board shows them.
+    """
+    teams = skill.sides(hand.result)
+    if not hand.scored or teams is None or set(hand.players) <= bots:
+        return None
+    return teams
+
+
+def _rate_seats(hand, teams, skill_of) -> dict[int, skill.Skill]:
+    emperor_side, rebels = teams
+    new_emperor_side, new_rebels = skill.rate([skill_of(hand.players[seat]) for seat in emperor_side],
+                                              [skill_of(hand.players[seat]) for seat in rebels], hand.result["outcome"])
+    return dict(zip(emperor_side + rebels, new_emperor_side + new_rebels))
+
+
+def _bots(player_ids) -> set[int]:
+    return set(get_user_model().objects.filter(pk__in=player_ids, is_bot=True).values_list("pk", flat=True))
+
+
+@transaction.atomic
+def hand_rate(*, hand) -> list[RatingChange]:
+    """Move the skill ratings of a scored hand's players (`scoring.skill`); [] if not rated.
+
+    The players' `Rating` rows are created if new, then locked in player order, so two hands
+    ending at once with a player in common rate one after the other.
+    """
+    teams = _rated(hand, _bots(hand.players))
+    if teams is None:
+        return []
+    Rating.objects.bulk_create(
+        [Rating(player_id=player_id, preset=hand.preset, mu=skill.NEW.mu, sigma=skill.NEW.sigma,
+                ordinal=skill.NEW.ordinal) for player_id in sorted(hand.players)], ignore_conflicts=True)
+    ratings = {rating.player_id: rating for rating in
+               Rating.objects.select_for_update().filter(player_id__in=hand.players, preset=hand.preset)
+               .order_by("player_id")}
+    after = _rate_seats(hand, teams, lambda player_id: skill.Skill(ratings[player_id].mu, ratings[player_id].sigma))
+    changes = []
+    for seat, player_id in enumerate(hand.players):
+        rating = ratings[player_id]
+        changes.append(RatingChange(hand=hand, player_id=player_id, preset=hand.preset, seat=seat,
+                                    mu_before=rating.mu, sigma_before=rating.sigma,
+                                    mu=after[seat].mu, sigma=after[seat].sigma))
+        rating.mu, rating.sigma, rating.ordinal = after[seat].mu, after[seat].sigma, after[seat].ordinal
+        rating.hands += 1
+    Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "ordinal", "hands", "updated"])
+    return RatingChange.objects.bulk_create(changes)
+
+
+def ratings_recompute(*, write: bool = False) -> tuple[int, int]:
+    """Rate every scored hand again from scratch, in the order the hands ended.
+
+    Returns (hands rated, stored changes that differ from the recomputed ones — missing or
+    extra rows count too). With `write`, replaces every stored change and rating with the
+    recomputed ones (after the model's parameters change): run it with the servers stopped.
+    """
+    hand_model = apps.get_model("rooms", "Hand")  # scoring's models name rooms' only as strings
+    current: dict[tuple[int, str], skill.Skill] = {}
+    changes, hands_rated = [], 0
+    hands = hand_model.objects.filter(scored=True).exclude(result=None).order_by("ended", "id")
+    bots = _bots(player_id for players in hands.values_list("players", flat=True) for player_id in players)
+    for hand in hands.only("id", "preset", "players", "result", "scored").iterator():
+        teams = _rated(hand, bots)
+        if teams is None:
+            continue
+        hands_rated += 1
+        before = {seat: current.get((player_id, hand.preset), skill.NEW) for seat, player_id in enumerate(hand.players)}
+        after = _rate_seats(hand, teams, lambda player_id: current.get((player_id, hand.preset), skill.NEW))
+        for seat, player_id in enumerate(hand.players):
+            current[(player_id, hand.preset)] = after[seat]
+            changes.append(RatingChange(hand_id=hand.pk, player_id=player_id, preset=hand.preset, seat=seat,
+                                        mu_before=before[seat].mu, sigma_before=before[seat].sigma,
+                                        mu=after[seat].mu, sigma=after[seat].sigma))
+    stored = {(c.hand_id, c.player_id): c for c in RatingChange.objects.all()}
+    fresh = {(c.hand_id, c.player_id): c for c in changes}
+    differ = sum(1 for key in stored.keys() | fresh.keys()
+                 if key not in stored or key not in fresh or not _same_change(stored[key], fresh[key]))
+    ratings = {(r.player_id, r.preset): r for r in Rating.objects.all()}
+    differ += sum(1 for key in ratings.keys() | current.keys()
+                  if key not in ratings or key not in current or not math.isclose(ratings[key].mu, current[key].mu)
+                  or not math.isclose(ratings[key].sigma, current[key].sigma))
+    if write:
+        _ratings_replace(changes, current)
+    return hands_rated, differ
+
+
+def _same_change(a: RatingChange, b: RatingChange) -> bool:
+    return (a.seat, a.preset) == (b.seat, b.preset) and all(
+        math.isclose(getattr(a, name), getattr(b, name), rel_tol=1e-9, abs_tol=1e-9)
+        for name in ("mu_before", "sigma_before", "mu", "sigma"))
+
+
+@transaction.atomic
+def _ratings_replace(changes: list[RatingChange], current: dict[tuple[int, str], skill.Skill]) -> None:
+    hands = {}
+    for change in changes:
+        hands[(change.player_id, change.preset)] = hands.get((change.player_id, change.preset), 0) + 1
+    with connection.cursor() as cursor:  # the one sanctioned rewrite of the append-only history
+        cursor.execute(f"DELETE FROM {RatingChange._meta.db_table}")
+        cursor.execute(f"DELETE FROM {Rating._meta.db_table}")
+    RatingChange.objects.bulk_create(changes, batch_size=2000)
+    Rating.objects.bulk_create([Rating(player_id=player_id, preset=preset, mu=value.mu, sigma=value.sigma,
+                                       ordinal=value.ordinal, hands=hands[(player_id, preset)])
+                                for (player_id, preset), value in current.items()], batch_size=2000)
 
 
 @transaction.atomic
