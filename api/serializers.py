@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
-from api.leaderboard import PERIODS
+from api.leaderboard import ORDERS, PERIODS
 from rooms.models import Preset, Room
 
 # -- query parameters ----------------------------------------------------------------
@@ -20,6 +20,11 @@ class LeaderboardQuery(serializers.Serializer):
     period = serializers.ChoiceField(
         choices=PERIODS, default="all", help_text="all time, the last 30 or 7 days, or since midnight (server time)"
     )
+    order = serializers.ChoiceField(
+        choices=ORDERS, default="points",
+        help_text="rank by points, or by skill rating (the rating now: the period only chooses who is listed)")
+    min_hands = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, default=0, help_text="leave off players with fewer hands")
 
 
 class RoomListQuery(serializers.Serializer):
@@ -88,12 +93,14 @@ class LedgerEntrySerializer(serializers.Serializer):
 
 
 class StandingSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(help_text="1 + players with more points")
+    rank = serializers.IntegerField(help_text="1 + players with more points (or a higher rating)")
     player = serializers.SerializerMethodField()
     points = serializers.IntegerField()
     hands = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField()
+    rating = serializers.FloatField(
+        allow_null=True, help_text="skill rating now (μ − 3σ) in the preset asked for, else the best over presets; null if unrated")
 
     @extend_schema_field(PlayerBriefSerializer)
     def get_player(self, standing) -> dict:

@@ -135,3 +135,66 @@ def test_a_row_has_exactly_the_documented_shape(api, alice):
 
     assert set(row) == set(StandingSerializer().fields)
     assert set(row["player"]) == {"id", "display_name", "is_bot"}
+
+
+def rated(player, ordinal, *, preset="classic", hands=1):
+    from scoring.models import Rating
+
+    return Rating.objects.create(player=player, preset=preset, mu=ordinal + 3.0, sigma=1.0, ordinal=ordinal, hands=hands)
+
+
+def test_the_rating_board_ranks_one_presets_players_by_rating(api, alice, bob, charlie):
+    entry(alice, 30, won=True)
+    entry(bob, -5, won=False)
+    rated(alice, 2.5)
+    rated(bob, 9.126)
+    rated(charlie, 20.0, preset="qingdao")
+    rated(player_bot(name="robot"), 50.0)  # bots are rated, never ranked
+
+    body = board(api, order="rating", preset="classic")
+
+    assert body["count"] == 2
+    assert [(r["rank"], r["player"]["display_name"], r["rating"], r["points"], r["hands"])
+            for r in body["results"]] == [(1, "bob", 9.13, -5, 1), (2, "alice", 2.5, 30, 1)]
+
+
+def test_the_points_board_of_a_preset_shows_each_rating(api, alice, bob):
+    entry(alice, 3, won=True)
+    entry(bob, 1, won=True)
+    rated(alice, 4.0)
+
+    rated(bob, 7.0, preset="qingdao")
+
+    assert [r["rating"] for r in board(api, preset="classic")["results"]] == [4.0, None]
+    assert [r["rating"] for r in board(api)["results"]] == [4.0, 7.0]  # without a preset: the best
+
+
+def test_the_rating_board_of_a_period_lists_who_played_in_it(api, alice, bob):
+    entry(alice, 1, won=True, when=NOON - timedelta(days=20))
+    entry(bob, 1, won=True, when=NOON - timedelta(days=2))
+    rated(alice, 9.0)
+    rated(bob, 3.0)
+
+    with mock.patch("django.utils.timezone.now", return_value=NOON):
+        assert names(board(api, order="rating", period="7d")) == ["bob"]
+        assert names(board(api, order="rating", period="30d")) == ["alice", "bob"]
+
+
+def test_min_hands_leaves_off_players_with_fewer_hands(api, alice, bob):
+    for _ in range(3):
+        entry(alice, 1, won=True)
+    entry(bob, 10, won=True)
+    rated(alice, 1.0, hands=3)
+    rated(bob, 8.0, hands=1)
+
+    assert names(board(api, min_hands=3)) == ["alice"]
+    assert names(board(api, min_hands=2, order="rating", preset="classic")) == ["alice"]
+    assert names(board(api, min_hands=0, order="rating", preset="classic")) == ["bob", "alice"]
+
+
+@pytest.mark.parametrize("params", [{"order": "skill"}, {"min_hands": -1}])
+def test_a_bad_order_or_minimum_is_refused(api, db, params):
+    response = api.get("/api/leaderboard/", params)
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid" and set(response.json()["fields"]) == set(params)

@@ -10,7 +10,8 @@ from scoring.models import LedgerEntry
 
 
 class LeaderboardView(generics.ListAPIView):
-    """Players ranked by points (bots excluded), with hands played, wins and win rate. 1 query."""
+    """Players ranked by points or by skill rating (bots excluded), with hands played, wins,
+    win rate and rating. 1 query."""
 
     serializer_class = s.StandingSerializer
     pagination_class = BoardPages
@@ -26,7 +27,8 @@ class LeaderboardView(generics.ListAPIView):
         since = leaderboard.period_start(query["period"])
 
         def fetch(offset, limit):
-            return leaderboard.board(since=since, preset=query.get("preset"), offset=offset, limit=limit)
+            return leaderboard.board(since=since, preset=query.get("preset"), offset=offset, limit=limit,
+                                     order=query["order"], min_hands=query["min_hands"])
 
         rows = self.paginator.paginate_fetch(fetch, request)
         # Plain dicts, not the serializer: this is the busiest read (schemathesis checks the shape).
