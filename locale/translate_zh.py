@@ -33,6 +33,8 @@ ZH = {
     "Ledger": "积分记录", "When": "时间", "What": "内容", "Total": "累计", "No points yet.": "还没有积分。",
     "Hand score": "本局得分", "Left during a hand (强退)": "强退", "Tribute 进贡 turned into points": "进贡折分",
     "Adjustment": "调整",
+    "Skill rating": "技术分", "Rank by": "排序", "At least … hands": "至少局数", "Rating": "技术分",
+    "Skill rating: μ − 3σ (openskill)": "技术分：μ − 3σ（openskill 评分）",
 }
 
 ZH.update(TABLE)

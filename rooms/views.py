@@ -16,7 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from api.leaderboard import PERIODS, board, period_start
+from api.leaderboard import ORDERS, PERIODS, board, period_start
 from rooms import selectors
 from rooms.errors import ServiceError
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
@@ -264,7 +264,7 @@ def ledger_chart(totals: list[int], *, width: int = 600, height: int = 180, pad:
 
 
 def leaderboard(request):
-    """Players ranked by points; hands played and hands won; bots are left off.
+    """Players ranked by points or by skill rating; hands played and won; bots are left off.
 
     The ranking is `api.leaderboard.board`, the same SQL aggregation the REST API serves.
     """
@@ -274,15 +274,19 @@ def leaderboard(request):
     period = request.GET.get("period") or "all"
     if period not in PERIODS:
         period = "all"
+    order = request.GET.get("order") if request.GET.get("order") in ORDERS else "points"
+    min_hands = request.GET.get("min_hands", "")
+    min_hands = int(min_hands) if min_hands.isdigit() and len(min_hands) < 7 else 0
     standings, _ranked = board(since=period_start(period), preset=preset or None,
-                               offset=0, limit=LEADERBOARD_ROWS)
+                               offset=0, limit=LEADERBOARD_ROWS, order=order, min_hands=min_hands)
     rows = [{"rank": s.rank, "player_id": s.player_id, "name": s.display_name,
-             "points": s.points, "hands": s.hands, "wins": s.wins,
+             "points": s.points, "hands": s.hands, "wins": s.wins, "rating": s.rating,
              "rate": round(100 * s.win_rate) if s.hands else None} for s in standings]
     return render(request, "rooms/leaderboard.html", {
-        "rows": rows, "preset": preset, "period": period,
+        "rows": rows, "preset": preset, "period": period, "order": order, "min_hands": min_hands,
         "presets": list(PRESET_LABELS.items()),
         "periods": [("all", _("All time")), ("30d", _("30 days")), ("7d", _("7 days")),
                     ("today", _("Today"))],
+        "orders": [("points", _("Points")), ("rating", _("Skill rating"))],
     })
 

@@ -138,6 +138,23 @@ def test_leaderboard_ranks_by_points_and_leaves_bots_off(client, alice, bob):
     assert [(row["name"], row["points"], row["rank"]) for row in rows] == [("bob", 9, 1), ("alice", 3, 2)]
 
 
+def test_leaderboard_switches_to_skill_rating_with_a_minimum_of_hands(client, alice, bob):
+    from scoring.models import Rating
+
+    ledger_adjust(player=alice, points=9, note="test")
+    ledger_adjust(player=bob, points=3, note="test")
+    Rating.objects.create(player=alice, preset="classic", mu=4.0, sigma=1.0, ordinal=1.0, hands=1)
+    Rating.objects.create(player=bob, preset="qingdao", mu=8.0, sigma=1.0, ordinal=5.0, hands=1)
+
+    response = client.get(reverse("rooms:leaderboard"), {"order": "rating"})
+    assert [(row["name"], row["rating"], row["rank"]) for row in response.context["rows"]] == [
+        ("bob", 5.0, 1), ("alice", 1.0, 2)]
+    assert b'<option value="rating" selected>' in response.content
+    assert not client.get(reverse("rooms:leaderboard"), {"order": "rating", "min_hands": "1"}).context["rows"]
+    ignored = client.get(reverse("rooms:leaderboard"), {"order": "elo", "min_hands": "-3"}).context
+    assert (ignored["order"], ignored["min_hands"]) == ("points", 0)
+
+
 def test_leaderboard_counts_hands_and_hands_won_per_side(client, full_table, players):
     room = full_table("classic")
     hand = play_to_end(hand_start(room_id=room.pk).pk)
