@@ -14,7 +14,6 @@ process group, SIGKILL after a grace period). If any child dies, the rest are st
 """
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -22,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from baohuang import embedded_redis
+from baohuang import embedded_redis, metrics_dir
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -98,8 +97,7 @@ def main() -> int:
     VAR_DIR.mkdir(exist_ok=True)
     # Every process writes its metrics here and /metrics adds them up (rooms/telemetry.py).
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "metrics"))
-    shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
-    Path(env["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True)
+    metrics_dir.reset(env["PROMETHEUS_MULTIPROC_DIR"])
 
     signal.signal(signal.SIGINT, _raise_stop)
     signal.signal(signal.SIGTERM, _raise_stop)

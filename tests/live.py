@@ -226,8 +226,8 @@ class Client(Recorder):
 class SocketClient(Recorder):
     """A real WebSocket client (`websockets`) against a running server."""
 
-    def __init__(self, url: str, *, session: str | None = None, origin: str = ORIGIN):
-        self.url, self.session, self.origin = url, session, origin
+    def __init__(self, url: str, *, session: str | None = None, origin: str = ORIGIN, ssl=None):
+        self.url, self.session, self.origin, self.ssl = url, session, origin, ssl  # ssl: for wss://
         self._init_frames()
 
     async def connect(self):
@@ -235,7 +235,7 @@ class SocketClient(Recorder):
 
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
         self.socket = await websockets.connect(self.url, origin=self.origin, additional_headers=headers,
-                                               max_size=2**22, open_timeout=self.timeout)
+                                               max_size=2**22, open_timeout=self.timeout, ssl=self.ssl)
         return self
 
     async def _next_raw(self, timeout: float) -> dict:
