@@ -145,9 +145,9 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
             if frame.type == "act":
                 telemetry.ACTION_SECONDS.observe(time.monotonic() - started)
         except frames.BadInput as error:
-            await self.send_error(error.code, error.message, error.client_id)
+            await self.send_error(error.code, error.message, error.client_id, error.params)
         except ServiceError as error:
-            await self.send_error(error.code, error.message, client_id)
+            await self.send_error(error.code, error.message, client_id, error.params)
             if error.code == "stale_version":
                 await self.send_snapshot()
         except Exception:
@@ -337,9 +337,11 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def send_json(self, frame: dict) -> None:
         await self.send(text_data=orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
 
-    async def send_error(self, code: str, message: str, client_id: str | None = None) -> None:
+    async def send_error(self, code: str, message: str, client_id: str | None = None,
+                         params: dict | None = None) -> None:
         telemetry.ERRORS.labels(code).inc()
-        await self.send_json({"type": "error", "code": code, "message": message, "client_id": client_id})
+        await self.send_json({"type": "error", "code": code, "message": message, "params": params or {},
+                              "client_id": client_id})
 
     async def send_ack(self, client_id: str | None, version=..., *, repeated: bool = False) -> None:
         if client_id is None:

@@ -7,13 +7,16 @@ class ServiceError(Exception):
     `code` is stable snake_case (clients switch on it: `stale_version`, `not_seated`,
     `room_full`, `seat_taken`, `not_your_turn`, `hand_running`, `no_hand`,
     `trustee_locked`, … and the engine's IllegalAction codes passed through unchanged);
-    `message` is a sentence a player can read.
+    `message` is an English sentence for logs, programs and the admin; `params` are what
+    a client needs to word the refusal in its player's language (cards as notation lists,
+    counts, seat numbers — docs/protocol.md, "Error codes").
     """
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, params: dict | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params or {}
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code!r}, {self.message!r})"

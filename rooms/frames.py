@@ -30,11 +30,12 @@ PHRASES = {
 class BadInput(Exception):
     """A client frame the protocol refuses before any service is called."""
 
-    def __init__(self, code: str, message: str, client_id: str | None = None):
+    def __init__(self, code: str, message: str, client_id: str | None = None, params: dict | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.client_id = client_id
+        self.params = params or {}
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def _json_object(text_data: str | None) -> dict:
     if text_data is None:
         raise BadInput("bad_json", "Frames are JSON text, not binary.")
     if len(text_data) > MAX_FRAME or len(text_data.encode("utf-8")) > MAX_FRAME:
-        raise BadInput("too_large", f"A frame holds at most {MAX_FRAME} bytes.")
+        raise BadInput("too_large", f"A frame holds at most {MAX_FRAME} bytes.", params={"max": MAX_FRAME})
     try:
         message = json.loads(text_data)
     except ValueError:
@@ -82,10 +83,10 @@ def _int(message: dict, name: str, *, low: int | None = None, high: int | None =
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput("bad_field", f"`{name}` must be a whole number.")
+        raise BadInput("bad_field", f"`{name}` must be a whole number.", params={"field": name})
     if (low is not None and value < low) or (high is not None and value > high):
         raise BadInput("bad_field", f"`{name}` must be from {low} to {high}." if high is not None
-                       else f"`{name}` must be at least {low}.")
+                       else f"`{name}` must be at least {low}.", params={"field": name, "low": low, "high": high})
     return value
 
 
@@ -94,7 +95,8 @@ def _client_id(message: dict, *, required: bool) -> str | None:
     if value is None and not required:
         return None
     if not isinstance(value, str) or not 1 <= len(value) <= CLIENT_ID_MAX:
-        raise BadInput("bad_field", f"`client_id` must be a string of 1 to {CLIENT_ID_MAX} characters.")
+        raise BadInput("bad_field", f"`client_id` must be a string of 1 to {CLIENT_ID_MAX} characters.",
+                       params={"field": "client_id", "low": 1, "high": CLIENT_ID_MAX})
     return value
 
 
@@ -113,14 +115,14 @@ def _act(message: dict) -> dict:
     expected = _int(message, "expected_version", low=0)
     action = message.get("action")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise BadInput("bad_field", "`action` must be an object like {\"type\": \"pass\"}.")
+        raise BadInput("bad_field", "`action` must be an object like {\"type\": \"pass\"}.", params={"field": "action"})
     return {"action": action, "expected_version": expected}
 
 
 def _trustee(message: dict) -> dict:
     on = message.get("on")
     if not isinstance(on, bool):
-        raise BadInput("bad_field", "`on` must be true or false.")
+        raise BadInput("bad_field", "`on` must be true or false.", params={"field": "on"})
     return {"on": on}
 
 
@@ -128,23 +130,25 @@ def _chat(message: dict) -> dict:
     """`text` and `phrase` (its id, or None) from a chat frame holding exactly one of them."""
     text, phrase = message.get("text"), message.get("phrase")
     if (text is None) == (phrase is None):
-        raise BadInput("bad_field", "A chat message has either `text` or `phrase`.")
+        raise BadInput("bad_field", "A chat message has either `text` or `phrase`.", params={"field": "text"})
     if phrase is not None:
         if not isinstance(phrase, str) or phrase not in PHRASES:
-            raise BadInput("bad_field", f"Unknown quick phrase; choose one of {', '.join(PHRASES)}.")
+            raise BadInput("bad_field", f"Unknown quick phrase; choose one of {', '.join(PHRASES)}.",
+                           params={"field": "phrase"})
         return {"text": PHRASES[phrase], "phrase": phrase}
     if not isinstance(text, str):
-        raise BadInput("bad_field", "`text` must be a string.")
+        raise BadInput("bad_field", "`text` must be a string.", params={"field": "text"})
     text = text.strip()
     if not 1 <= len(text) <= CHAT_MAX:
-        raise BadInput("bad_field", f"A chat message has 1 to {CHAT_MAX} characters.")
+        raise BadInput("bad_field", f"A chat message has 1 to {CHAT_MAX} characters.",
+                       params={"field": "text", "low": 1, "high": CHAT_MAX})
     return {"text": text, "phrase": None}
 
 
 def _ping(message: dict) -> dict:
     t = message.get("t")
     if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))):
-        raise BadInput("bad_field", "`t` must be a number.")
+        raise BadInput("bad_field", "`t` must be a number.", params={"field": "t"})
     return {"t": t}
 
 

@@ -113,10 +113,10 @@ def check_call(state: dict, action: dict) -> str:
     count = identity_counts(state["hands"][seat])[ident]
     if state["bidding"]["forced"] and count != 3:
         raise IllegalAction("cannot_call", f"逼庄: you must call a card you hold exactly three "
-                            f"of, and you hold {count} of {ident}")
+                            f"of, and you hold {count} of {ident}", {"card": ident, "held": count, "forced": True})
     if count not in (3, 4):
         raise IllegalAction("cannot_call", f"you can call only a card you hold 3 or 4 copies of; "
-                            f"you hold {count} of {ident}")
+                            f"you hold {count} of {ident}", {"card": ident, "held": count, "forced": False})
     return ident
 
 
@@ -171,7 +171,7 @@ def forced_caller(state: dict) -> int | None:
 
 def check_seize(state: dict, action: dict) -> None:
     if state["preset"] != "classic":
-        raise IllegalAction("unknown_action", f"{state['preset']} has no 抢庄 (seize)")
+        raise IllegalAction("unknown_action", f"{state['preset']} has no 抢庄 (seize)", {"action": "seize"})
     if state["bidding"]["forced"] and action["seat"] == state["turn"]:
         raise IllegalAction("must_call", "逼庄: you hold three of a card and must call one")
 
@@ -193,7 +193,8 @@ def do_seize(state: dict, seat: int, event: dict) -> None:
 
 def check_accept(state: dict, action: dict) -> None:
     if state["preset"] == "classic":
-        raise IllegalAction("unknown_action", "classic has no accept: call a card (叫庄) or decline")
+        raise IllegalAction("unknown_action", "classic has no accept: call a card (叫庄) or decline",
+                            {"action": "accept"})
     _check_bidder(state, action["seat"])
 
 
@@ -254,7 +255,8 @@ def _tribute_card(hand, preset: str) -> list[str]:
 
 def _check_bidder(state: dict, seat: int) -> None:
     if seat != state["turn"]:
-        raise IllegalAction("not_your_turn", f"seat {state['turn']} decides now, not seat {seat}")
+        raise IllegalAction("not_your_turn", f"seat {state['turn']} decides now, not seat {seat}",
+                            {"turn": state["turn"]})
 
 
 def _move_card(state: dict, card: str, source: int, target: int) -> None:
@@ -319,7 +321,7 @@ def check_declare(state: dict, action: dict) -> str:
     if seat not in state["window"]["pending"]:
         raise IllegalAction("not_your_turn", f"seat {seat} is not asked to declare now")
     if what not in answers_for(state, seat):
-        raise IllegalAction("cannot_declare", f"you cannot declare {what} now")
+        raise IllegalAction("cannot_declare", f"you cannot declare {what} now", {"what": what})
     return what
 
 

@@ -56,7 +56,7 @@ def start_play(state: dict) -> None:
 def check_turn(state: dict, seat: int) -> None:
     if seat != state["turn"]:
         raise IllegalAction("not_your_turn",
-                            f"it is seat {state['turn']}'s turn, not seat {seat}'s")
+                            f"it is seat {state['turn']}'s turn, not seat {seat}'s", {"turn": state["turn"]})
 
 
 def check_play_action(state: dict, action: dict) -> list[str]:
@@ -109,11 +109,11 @@ def check_yield(state: dict, action: dict) -> None:
     seat = action["seat"]
     check_turn(state, seat)
     if not YIELD_ALLOWED[state["preset"]]:
-        raise IllegalAction("cannot_yield", f"{state['preset']} has no 让牌: play or pass")
+        raise IllegalAction("cannot_yield", f"{state['preset']} has no 让牌: play or pass", {"why": "no_yield"})
     if state["top"] is None:
-        raise IllegalAction("cannot_yield", "you lead this round: play a set (发牌)")
+        raise IllegalAction("cannot_yield", "you lead this round: play a set (发牌)", {"why": "leading"})
     if seat in state["yielded"]:
-        raise IllegalAction("cannot_yield", "you already yielded on this set: play or pass")
+        raise IllegalAction("cannot_yield", "you already yielded on this set: play or pass", {"why": "yielded"})
 
 
 # --- transitions --------------------------------------------------------------------

@@ -16,13 +16,18 @@ The baseline policy is seed 002's default answer everywhere:
 
 from __future__ import annotations
 
+from collections import Counter
 from importlib import import_module
 
 from .bidding import answers_for, triples
+from .cards import BAOZI_VALUE, BIG_JOKER_VALUE, RANKS, SMALL_JOKER_VALUE, value
 from .errors import IllegalAction
 from .play import top_shape
 from .sets import composition, legal_sets
 from .state import actors
+
+
+TWO_VALUE = RANKS.index("2")
 
 
 def autoplay(state: dict, seat: int, policy: str = "baseline") -> dict:
@@ -83,7 +88,8 @@ def smallest_lead(state: dict, seat: int) -> list[str]:
 
 
 def hints(state: dict, seat: int) -> list[list[str]]:
-    """提示 (hints) for ``seat``: a short list of legal plays, one per base rank, low to high.
+    """提示 (hints) for ``seat``: legal plays, one per base rank, in the order a player
+    wants them when pressing 提示 again and again (the page cycles back to the first).
 
     Empty unless ``seat`` is to play in the playing phase. Each hint is one of
     ``legal_sets`` for the seat (same 憋6 binding and guard-hiding ``avoid`` as
@@ -92,11 +98,18 @@ def hints(state: dict, seat: int) -> list[list[str]]:
     the fewest 保子, big jokers, small jokers. Leading, that is the rank's whole group with
     nothing attached where legal (a forced last set — qingdao's 3, 憋6 — otherwise);
     following, the cheapest set of that rank that beats the top set.
+
+    The order (`hint_order`): first the sets that spend no joker and no 2 and break no
+    larger group (all the seat's cards of that rank), lowest rank first; then those that
+    break a group (leave cards of their rank behind), lowest first; then sets of 2s; and
+    last the sets that spend jokers (or 保子), the cheapest jokers first. So against
+    ``QS QH QD`` a hand holding ``AS AH AD`` and ``KS KH BJ`` is hinted ``AS AH AD``
+    first: the kings would need the big joker.
     """
     if state["phase"] != "playing" or seat != state["turn"]:
         return []
-    preset, top = state["preset"], state["top"]
-    sets = legal_sets(state["hands"][seat], preset,
+    preset, top, hand = state["preset"], state["top"], state["hands"][seat]
+    sets = legal_sets(hand, preset,
                       top=None if top is None else top_shape(preset, top["cards"]),
                       hold_sixes=state["six_bound"][seat], avoid=hidden_identities(state, seat))
     best: dict[int, tuple] = {}  # base tier -> (cost, cards)
@@ -105,7 +118,23 @@ def hints(state: dict, seat: int) -> list[list[str]]:
         cost = (-naturals, bao, big, small)
         if base not in best or cost < best[base][0]:
             best[base] = (cost, cards)
-    return [best[base][1] for base in sorted(best)]
+    held = Counter(value(card, preset) for card in hand)
+    return sorted((cards for _cost, cards in best.values()), key=lambda cards: hint_order(cards, preset, held))
+
+
+def hint_order(cards: list[str], preset: str, held: Counter) -> tuple:
+    """Sort key of a hint (see `hints`): (kind, jokers spent — 保子, big, small —, rank);
+    ``held`` counts the seat's cards by value tier."""
+    tiers = Counter(value(card, preset) for card in cards)
+    spent = (tiers[BAOZI_VALUE], tiers[BIG_JOKER_VALUE], tiers[SMALL_JOKER_VALUE])
+    base, naturals = composition(cards, preset)[:2]
+    if any(spent):
+        kind = 3  # spends jokers: last, the cheapest jokers first
+    elif base == TWO_VALUE:
+        kind = 2  # spends 2s, the strongest natural cards
+    else:
+        kind = 1 if naturals < held[base] else 0  # breaks a larger group, or plays it whole
+    return (kind, *spent, base)
 
 
 def hidden_identities(state: dict, seat: int) -> frozenset:

@@ -79,12 +79,13 @@ def shape_of(cards: list[str], preset: str) -> Shape:
     naturals = sorted(tier for tier in tiers if tier < SMALL_JOKER_VALUE)
     if len(naturals) > 1:
         raise IllegalAction("illegal_set", f"{format_cards(cards, preset)} mixes naturals of "
-                            f"two ranks ({' and '.join(_TIER_NAMES[t] for t in naturals)})")
+                            f"two ranks ({' and '.join(_TIER_NAMES[t] for t in naturals)})",
+                            {"cards": list(cards), "why": "two_ranks"})
     if preset == "qingdao" and THREE in tiers and len(cards) > 1:
-        raise IllegalAction("illegal_set",
-                            f"{format_cards(cards, preset)}: a 3 can only be played alone")
+        raise IllegalAction("illegal_set", f"{format_cards(cards, preset)}: a 3 can only be played alone",
+                            {"cards": list(cards), "why": "three_alone"})
     if tiers[BAOZI_VALUE] > 1:
-        raise IllegalAction("illegal_set", "there is only one 保子 (4H*)")
+        raise IllegalAction("illegal_set", "there is only one 保子 (4H*)", {"cards": list(cards), "why": "one_baozi"})
     # With no natural card the lowest joker tier present is the base (SJ < BJ < 保子).
     base = naturals[0] if naturals else min(tiers)
     return _shape_from_composition(
@@ -108,26 +109,27 @@ def play_order(comp: tuple[int, int, int, int, int]) -> tuple[int, int, int, int
 
 # --- beating (上牌 / 顺牌) ----------------------------------------------------------
 
-def why_not_beats(new: Shape, old: Shape) -> str | None:
-    """``None`` when ``new`` beats ``old``, else the reason in words."""
+def why_not_beats(new: Shape, old: Shape) -> tuple[str, str] | None:
+    """``None`` when ``new`` beats ``old``, else why not: ``(why, words)``, ``why`` one of
+    ``size``, ``rank``, ``small_attached``, ``big_attached``, ``bao_attached``."""
     if new.size != old.size:
-        return f"it has {new.size} cards and the set on the table has {old.size}"
+        return "size", f"it has {new.size} cards and the set on the table has {old.size}"
     if new.base <= old.base:
-        return f"its rank {new.rank} is not higher than {old.rank}"
+        return "rank", f"its rank {new.rank} is not higher than {old.rank}"
     if old.cls == PLAIN:
         return None
     if old.cls == SMALL:
         # The seed's "2 SJ + 3×9 falls to 2 BJ + 3×J": one BJ/保子 per attached small joker.
         if new.high_jokers >= old.small:
             return None
-        return (f"the set on the table has {old.small} small joker(s) attached; it takes "
-                f"at least {old.small} big joker(s) or 保子")
+        return "small_attached", (f"the set on the table has {old.small} small joker(s) attached; it takes "
+                                  f"at least {old.small} big joker(s) or 保子")
     if old.cls == BIG:
         # 挂大花的牌是最大的 — except that in qingdao 保子 beats it (a class only qingdao has).
         if new.cls == BAO:
             return None
-        return "a set with a big joker attached can only be beaten by one with 保子 attached"
-    return "a set with 保子 attached cannot be beaten"
+        return "big_attached", "a set with a big joker attached can only be beaten by one with 保子 attached"
+    return "bao_attached", "a set with 保子 attached cannot be beaten"
 
 
 def beats_shape(new: Shape, old: Shape) -> bool:
@@ -172,24 +174,28 @@ def check_play(cards: list[str], hand: list[str], preset: str, *, top, hold_sixe
     for card, count in Counter(cards).items():
         if held[card] < count:
             raise IllegalAction("not_in_hand", f"{card} is not in your hand" if not held[card]
-                                else f"you hold only {held[card]} of {card}")
+                                else f"you hold only {held[card]} of {card}",
+                                {"card": card, "held": held[card], "wanted": count})
     table = VALUES[check_preset(preset)]
     tiers = {table[card] for card in cards}
     if preset == "qingdao" and THREE in tiers and (len(cards) > 1 or top is not None
                                                    or len(hand) > 1):
         raise IllegalAction("three_goes_last",
-                            "a 3 may only be played alone, as a lead, as your last card")
+                            "a 3 may only be played alone, as a lead, as your last card", {"cards": list(cards)})
     shape = shape_of(cards, preset)
     if _holds_sixes_rule(preset, hold_sixes) and SIX in tiers and len(cards) != len(hand):
         raise IllegalAction("sixes_go_last", "憋6: your 6s go last, all together as your "
-                            "final set (jokers may be attached)")
+                            "final set (jokers may be attached)", {"cards": list(cards)})
     old = _as_shape(top, preset)
     if old is not None:
-        reason = why_not_beats(shape, old)
-        if reason is not None:
-            code = "wrong_size" if shape.size != old.size else "does_not_beat"
+        refused = why_not_beats(shape, old)
+        if refused is not None:
+            why, reason = refused
+            code = "wrong_size" if why == "size" else "does_not_beat"
             raise IllegalAction(code, f"{format_cards(cards, preset)} does not beat the set on "
-                                f"the table: {reason}")
+                                f"the table: {reason}",
+                                {"cards": list(cards), "size": shape.size, "top_size": old.size, "why": why,
+                                 "jokers": old.small})
     return shape
 
 

@@ -264,18 +264,18 @@ def _validate(state: dict, action):
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 5:
         raise IllegalAction("bad_action", f"'seat' must be a seat number 0-4, got {seat!r}")
     if kind not in ACTION_TYPES:
-        raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+        raise IllegalAction("unknown_action", f"unknown action type {kind!r}", {"action": str(kind)[:20]})
     phase = state["phase"]
     if phase in ("ended", "void"):
         raise IllegalAction("hand_over", "this hand is over")
     if kind not in PHASE_ACTIONS[phase]:
-        raise IllegalAction("wrong_phase", f"cannot {kind} during {phase}")
+        raise IllegalAction("wrong_phase", f"cannot {kind} during {phase}", {"action": kind, "phase": phase})
     return kind, CHECKS[kind](state, action)
 
 
 def _check_call(state, action):
     if state["preset"] != "classic":
-        raise IllegalAction("unknown_action", f"{state['preset']} has no 叫庄: accept or decline")
+        raise IllegalAction("unknown_action", f"{state['preset']} has no 叫庄: accept or decline", {"action": "call"})
     return bidding.check_call(state, action)
 
 

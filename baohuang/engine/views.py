@@ -25,9 +25,12 @@ action (no legal-set lists, only which action types a seat may take, and for the
 play a few ``hints``).
 
 Keys of a seat's view beyond the public ones: ``hand``, ``six_bound``, ``may`` (action
-types), ``choices`` (options of ``call`` / ``declare``) and ``hints`` — for the seat to
-play in the playing phase, 提示: legal plays as card lists, one per base rank, low to high
-(`policy.hints`); empty for everyone else. A spectator's view has none of these.
+types), ``choices`` (options of ``call`` / ``declare``), ``hints`` — for the seat to
+play in the playing phase, 提示: legal plays as card lists, one per base rank, in the
+order a player presses 提示 for them (`policy.hints`: no joker, no 2, no broken group
+first; jokers last); empty for everyone else — and ``cannot_beat`` (要不起): true when
+the seat is to follow and nothing it holds beats the top set (it may only pass or
+yield). A spectator's view has none of these.
 """
 
 from __future__ import annotations
@@ -66,6 +69,9 @@ def view(state: dict, seat: int | None = None) -> dict:
         payload["six_bound"] = state["six_bound"][seat]
         payload["hints"] = hints(state, seat)
         payload["may"], payload["choices"] = _choices(state, seat, payload["hints"])
+        # 要不起: the seat is to follow and no legal set of its beats the top set.
+        payload["cannot_beat"] = (phase == "playing" and seat == state["turn"] and state["top"] is not None
+                                  and not payload["hints"])
     if phase == "bidding":
         payload["bidding"] = _bidding(state)
     elif phase == "declaring":

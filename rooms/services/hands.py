@@ -157,7 +157,7 @@ def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id
     try:
         new_state, event = engine.apply(state, action)
     except engine.IllegalAction as error:
-        raise ServiceError(error.code, error.message) from None
+        raise ServiceError(error.code, error.message, error.params) from None
     version = new_state["version"]
     HandEvent.objects.create(
         hand=hand,
@@ -302,7 +302,8 @@ def _hand_act(*, hand_id, seat, action, expected_version, client_id, player) -> 
     if not hand.running:
         raise ServiceError("no_hand", "This hand has ended.")
     if hand.version != expected_version:
-        raise ServiceError("stale_version", f"The hand has moved on (version {hand.version}); refresh and try again.")
+        raise ServiceError("stale_version", f"The hand has moved on (version {hand.version}); refresh and try again.",
+                           {"version": hand.version})
     if not isinstance(seat, int) or not 0 <= seat < len(seats):
         raise ServiceError("bad_seat", "Seats are numbered 0 to 4.")
     mine = seats[seat]

@@ -306,12 +306,14 @@ async def test_illegal_actions_get_engine_codes_and_change_nothing(table):
     await clients[other].send({"type": "act", "client_id": "o", "expected_version": 0, "action": {"type": "decline"}})
     error = await clients[other].expect("error")
     assert error["code"] == "not_your_turn" and error["client_id"] == "o" and error["message"]
+    assert error["params"] == {"turn": seat}  # the page words it: whose turn it is
     await clients[seat].send({"type": "act", "client_id": "c", "expected_version": 0,
                               "action": {"type": "call", "card": "ZZ"}})
     assert (await clients[seat].expect("error"))["code"] in ("bad_action", "cannot_call")
     await clients[seat].send({"type": "act", "client_id": "s", "expected_version": 0,
                               "action": {"type": "play", "cards": "3S"}})
-    assert (await clients[seat].expect("error"))["code"] == "wrong_phase"
+    error = await clients[seat].expect("error")
+    assert error["code"] == "wrong_phase" and error["params"] == {"action": "play", "phase": "bidding"}
     await clients[seat].send({"type": "act", "client_id": "t", "expected_version": 0, "action": {"type": "fly"}})
     assert (await clients[seat].expect("error"))["code"] == "unknown_action"
     await clients[seat].send({"type": "act", "client_id": "u", "expected_version": 0,

@@ -73,7 +73,15 @@ def test_frames_that_are_not_protocol_objects_are_refused(data, code):
     {"type": "leave", "client_id": 7},
 ])
 def test_bad_fields_are_refused_with_bad_field(fields):
-    assert refusal(json.dumps(fields)).code == "bad_field"
+    refused = refusal(json.dumps(fields))
+    assert refused.code == "bad_field"
+    # The field is named for the page (a missing one too).
+    assert refused.params["field"] in ("client_id", "expected_version", "action", "seat", "on", "t", "version",
+                                       "hand", "text", "phrase")
+
+
+def test_a_field_out_of_range_says_its_range():
+    assert refusal(text(type="sit", seat=5)).params == {"field": "seat", "low": 0, "high": 4}
 
 
 def test_a_refusal_echoes_the_frames_client_id_cut_to_size():

@@ -164,3 +164,6 @@ def test_illegal_action_carries_a_code_and_a_readable_message():
                                                  "QS is not in your hand")
     copy = pickle.loads(pickle.dumps(err))
     assert (copy.code, copy.message) == (err.code, err.message)
+    assert err.params == {}
+    worded = pickle.loads(pickle.dumps(IllegalAction("not_in_hand", "…", {"card": "QS", "held": 0})))
+    assert worded.params == {"card": "QS", "held": 0}

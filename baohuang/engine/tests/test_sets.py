@@ -229,14 +229,30 @@ def test_check_play(play, hand, preset, top, hold_sixes, code):
 
 
 def test_not_in_hand_names_the_card():
-    with pytest.raises(IllegalAction, match="QS"):
+    with pytest.raises(IllegalAction, match="QS") as err:
         check_play(cards("QS"), cards("9S 9H"), "classic", top=None)
+    assert err.value.params == {"card": "QS", "held": 0, "wanted": 1}
 
 
 def test_does_not_beat_explains_the_small_joker_rule():
-    with pytest.raises(IllegalAction, match="big joker"):
+    with pytest.raises(IllegalAction, match="big joker") as err:
         check_play(cards("JS JH JD JC BJ"), cards("JS JH JD JC BJ"), "classic",
                    top=cards("9S 9H 9D SJ SJ"))
+    assert err.value.params == {"cards": ["JS", "JH", "JD", "JC", "BJ"], "size": 5, "top_size": 5,
+                                "why": "small_attached", "jokers": 2}
+
+
+@pytest.mark.parametrize("play, top, code, why", [
+    ("4H", "5S 5H", "wrong_size", "size"),
+    ("5D", "5S", "does_not_beat", "rank"),
+    ("AS AH", "9S BJ", "does_not_beat", "big_attached"),
+])
+def test_a_refused_follow_carries_what_the_page_needs_to_word_it(play, top, code, why):
+    with pytest.raises(IllegalAction) as err:
+        check_play(cards(play), cards(play), "classic", top=cards(top))
+    assert err.value.code == code
+    assert err.value.params["why"] == why and err.value.params["cards"] == cards(play)
+    assert (err.value.params["size"], err.value.params["top_size"]) == (len(cards(play)), len(cards(top)))
 
 
 # --- enumeration --------------------------------------------------------------------

@@ -1,12 +1,15 @@
 """What a seat or a spectator may see (RULES §8 Hidden information)."""
 
 import json
+from collections import Counter
 import random
 
 import pytest
 
 from baohuang.engine import (actors, apply, autoplay, check, event_view, legal_actions, new_hand,
                              parse_cards, state_from_hands, view)
+from baohuang.engine.cards import value
+from baohuang.engine.policy import hint_order
 from baohuang.engine.sets import composition
 
 SPECTATOR = None
@@ -268,7 +271,11 @@ def test_hints_are_plays_the_engine_accepts_one_per_rank_that_can_play(preset):
         plays = [parse_cards(action["cards"]) for action in legal_actions(state, seat)
                  if action["type"] == "play"]
         bases = [play_base(cards, preset) for cards in hints]
-        assert bases == sorted({play_base(cards, preset) for cards in plays})
+        assert sorted(bases) == sorted({play_base(cards, preset) for cards in plays})
+        held = Counter(value(card, preset) for card in state["hands"][seat])
+        keys = [hint_order(cards, preset, held) for cards in hints]
+        assert keys == sorted(keys)  # in the order 提示 offers them
+        assert seen_cannot_beat(state, seat) == (state["top"] is not None and not plays)
         if state["top"] is None:
             leads += 1
         else:
@@ -289,11 +296,51 @@ def test_a_leader_is_hinted_each_whole_group_with_nothing_attached():
     assert view(state, 1)["hints"] == []
 
 
-def test_a_follower_is_hinted_the_cheapest_set_of_each_rank_that_beats():
-    hands = ["BJ* 5H 5D", "4D 7H 8H 8D SJ BJ", "9S KC KD", "8C 8D 2S", "6D 6H TC"]
-    state = state_from_hands("classic", hands, emperor=0, guard=2, called="9S")
-    state, _ = act(state, 0, "play", cards="5H 5D")
-    assert view(state, 1)["hints"] == [["SJ", "7H"], ["8H", "8D"], ["BJ", "SJ"]]
+def seen_cannot_beat(state, seat):
+    return view(state, seat)["cannot_beat"]
+
+
+def following(hand: str, top: str, preset="classic"):
+    """Seat 1 holding ``hand`` is to follow ``top``, led by seat 0."""
+    hands = [f"BJ* {top}", hand, "9S KC KD", "8C 8D", "6D 6H TC"]
+    state = state_from_hands(preset, hands, emperor=0, guard=2, called="9S")
+    state, _ = act(state, 0, "play", cards=top)
+    return state
+
+
+def test_a_follower_is_hinted_the_cheapest_set_of_each_rank_that_beats_jokers_last():
+    state = following("4D 7H 8H 8D SJ BJ", "5H 5D")
+    assert view(state, 1)["hints"] == [["8H", "8D"], ["SJ", "7H"], ["BJ", "SJ"]]
+
+
+def test_against_three_queens_the_aces_come_before_the_kings_that_need_a_joker():
+    state = following("AS AH AD KS KH BJ 4C", "QS QH QD")
+    assert view(state, 1)["hints"][0] == ["AS", "AH", "AD"]
+    assert view(state, 1)["hints"] == [["AS", "AH", "AD"], ["BJ", "KS", "KH"]]
+
+
+def test_a_whole_group_comes_before_one_it_would_break_even_of_a_lower_rank():
+    state = following("JS JH JD QS QH 4C", "9S 9H")
+    assert view(state, 1)["hints"] == [["QS", "QH"], ["JS", "JH"]]
+
+
+def test_twos_come_after_the_other_naturals_and_before_the_jokers():
+    state = following("2S 2H KS KH SJ 7H", "5H 5D")
+    assert view(state, 1)["hints"] == [["KS", "KH"], ["2S", "2H"], ["SJ", "7H"]]
+
+
+def test_among_sets_spending_jokers_the_cheapest_jokers_come_first():
+    state = following("7H 8H SJ BJ", "5H 5D")
+    assert view(state, 1)["hints"] == [["SJ", "7H"], ["SJ", "8H"], ["BJ", "SJ"]]
+
+
+def test_with_nothing_that_beats_the_view_says_cannot_beat():
+    state = following("4C 7H", "BJ BJ")
+    seen = view(state, 1)
+    assert seen["hints"] == [] and seen["cannot_beat"] is True and "play" not in seen["may"]
+    assert "pass" in seen["may"]
+    assert view(state, 2)["cannot_beat"] is False  # not its turn
+    assert view(following("AS 4C", "KS"), 1)["cannot_beat"] is False
 
 
 def test_lianzhong_sixes_bound_to_go_last_are_not_hinted():
