@@ -25,6 +25,8 @@ app.conf.beat_schedule = {
     "sweep-overdue-decisions": {"task": "rooms.sweep_overdue", "schedule": SWEEP_SECONDS},
     # Seats still shown online after their server process died (rooms/presence.py).
     "sweep-stale-presence": {"task": "rooms.sweep_presence", "schedule": 2 * SWEEP_SECONDS},
+    # Rooms nobody has been connected to for ABANDONED_ROOM_SECONDS, between hands.
+    "close-abandoned-rooms": {"task": "rooms.close_abandoned", "schedule": 6 * SWEEP_SECONDS},
 }
 
 

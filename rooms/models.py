@@ -48,6 +48,9 @@ class Room(models.Model):
     creator = models.ForeignKey(Player, models.SET_NULL, null=True, blank=True, related_name="rooms_created")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    unattended_since = models.DateTimeField(
+        null=True, blank=True, db_index=True,
+        help_text="since when no seated player has been connected (None: one is); see rooms.services.rooms_close_abandoned")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.preset}, #{self.pk})"

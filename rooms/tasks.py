@@ -222,3 +222,11 @@ def sweep_presence() -> int:
         except Exception:
             log.exception("presence sweep: room %s player %s failed", room_id, player_id)
     return gone
+
+
+@shared_task(name="rooms.close_abandoned", ignore_result=True)
+def close_abandoned() -> int:
+    """Dissolve the rooms nobody has been connected to for `ABANDONED_ROOM_SECONDS`."""
+    from rooms.services import rooms_close_abandoned
+
+    return rooms_close_abandoned()

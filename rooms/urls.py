@@ -9,6 +9,7 @@ app_name = "rooms"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("lobby/rooms/", views.lobby_rooms, name="lobby_rooms"),
     path("guest/", views.guest, name="guest"),
     path("login/", auth_views.LoginView.as_view(next_page="rooms:lobby"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="rooms:lobby"), name="logout"),

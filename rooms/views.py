@@ -40,18 +40,30 @@ def _next_url(request, fallback: str) -> str:
 # -- lobby -------------------------------------------------------------------------
 
 
-def lobby(request):
-    """Pick a nickname or log in; create a room; list open rooms to join or watch."""
+def _listed_rooms() -> list[dict]:
+    """The lobby's list: rooms waiting for players first (fullest first), then the rest;
+    newest first within each. Dissolved rooms (closed, abandoned) are not listed."""
     rooms = (selectors.rooms_open()
              .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)))
              [:ROOMS_LISTED])
     listed = [{"room": room, "free": 5 - room.taken, "preset_label": PRESET_LABELS.get(room.preset, room.preset)}
               for room in rooms]
+    return sorted(listed, key=lambda item: (not (item["free"] and item["room"].status == Room.Status.OPEN),
+                                            item["free"] or 5))
+
+
+def lobby(request):
+    """Pick a nickname or log in; create a room; list open rooms to join or watch."""
     return render(request, "rooms/lobby.html", {
         "guest_form": GuestForm(),
         "room_form": RoomForm(initial={"name": _default_room_name(request)}),
-        "rooms": listed,
+        "rooms": _listed_rooms(),
     })
+
+
+def lobby_rooms(request):
+    """The lobby's room list alone, which the lobby page fetches every few seconds."""
+    return render(request, "rooms/_room_list.html", {"rooms": _listed_rooms()})
 
 
 def _default_room_name(request) -> str:

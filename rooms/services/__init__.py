@@ -13,8 +13,8 @@ everything else to `hand_act`.
 from rooms.errors import ServiceError
 from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start, hand_window_close
 from rooms.services.players import player_bot, player_guest
-from rooms.services.rooms import (chat_say, player_kick, room_create, room_dissolve, seat_leave, seat_online,
-                                  seat_take)
+from rooms.services.rooms import (chat_say, player_kick, room_create, room_dissolve, rooms_close_abandoned, seat_leave,
+                                  seat_online, seat_take)
 from rooms.services.trustee import trustee_set
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "player_kick",
     "room_create",
     "room_dissolve",
+    "rooms_close_abandoned",
     "seat_leave",
     "seat_online",
     "seat_take",

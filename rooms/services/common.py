@@ -65,6 +65,15 @@ def free_seat(seat: Seat) -> None:
     seat.save()
 
 
+def mark_attendance(room: Room, seats: list[Seat]) -> None:
+    """Keep `room.unattended_since`: None while a seated player is connected, else the
+    moment the last one went (only humans connect: bots have no socket). Caller holds the lock."""
+    since = None if any(seat.online for seat in seats) else room.unattended_since or timezone.now()
+    if since != room.unattended_since:
+        room.unattended_since = since
+        room.save(update_fields=["unattended_since"])
+
+
 def dissolve(room: Room, seats: list[Seat], *, reason: str) -> None:
     """Close the room for good (caller holds the lock).
 

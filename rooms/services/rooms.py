@@ -1,6 +1,10 @@
 """Rooms and seats: create, sit down, leave, be kicked, go on/offline, dissolve."""
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from rooms import notify, telemetry
 from rooms.errors import ServiceError
@@ -8,7 +12,8 @@ from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
 from rooms.options import clean_options
 from rooms.records import chat_record
 from rooms.selectors import may_watch
-from rooms.services.common import dissolve, free_seat, lock_room, open_room, running_hand, seat_of, table
+from rooms.services.common import (dissolve, free_seat, lock_room, mark_attendance, open_room, running_hand, seat_of,
+                                   table)
 from scoring import services as scoring
 
 NAME_MAX = 60
@@ -22,7 +27,8 @@ def room_create(*, creator: Player, name: str, preset: str, options: dict | None
         raise ServiceError("bad_name", f"A room name has 1 to {NAME_MAX} characters.")
     if preset not in Preset.values:
         raise ServiceError("bad_preset", f"Unknown preset {preset!r}: choose one of {', '.join(Preset.values)}.")
-    room = Room.objects.create(name=name, preset=preset, options=clean_options(options), creator=creator)
+    room = Room.objects.create(name=name, preset=preset, options=clean_options(options), creator=creator,
+                               unattended_since=timezone.now())  # nobody is connected yet
     Seat.objects.bulk_create(Seat(room=room, index=index) for index in range(SEATS))
     return room
 
@@ -80,6 +86,7 @@ def _leave(room: Room, seat: Seat, *, kicked: bool, note: str) -> None:
     else:
         scoring.debts_convert(room=room, player=player)
         free_seat(seat)
+    mark_attendance(room, table(room))
     what = "kicked" if kicked else "left"
     notify.room_changed(room_id=room.pk, change="seats", seat=seat.index, player=player.pk, what=what)
 
@@ -121,6 +128,7 @@ def seat_online(*, room_id: int, player: Player, online: bool) -> Seat:
     if seat.online != online:
         seat.online = online
         seat.save(update_fields=["online"])
+        mark_attendance(room, table(room))
         notify.room_changed(room_id=room.pk, change="seats", seat=seat.index, player=player.pk,
                             what="online" if online else "offline")
     return seat
@@ -133,6 +141,29 @@ def room_dissolve(*, room_id: int, by: Player | None = None) -> Room:
     open_room(room)
     dissolve(room, table(room), reason="by administrator" if by is not None else "dissolved")
     return room
+
+
+def rooms_close_abandoned(*, now=None) -> int:
+    """Dissolve every room left with no seated player connected for
+    `ABANDONED_ROOM_SECONDS`, between hands; returns how many.
+
+    Dissolving converts the room's open 进贡 debts to points (RULES §7: everyone leaves the
+    room) and takes it off the lobby's list. A running hand is never cut short: a table
+    whose players all went away mid-hand plays on under 托管 (timeouts) and closes at its end.
+    """
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.ABANDONED_ROOM_SECONDS)
+    candidates = Room.objects.filter(status=Room.Status.OPEN, unattended_since__lte=cutoff).values_list("pk", flat=True)
+    return sum(_close_if_abandoned(room_id, cutoff) for room_id in candidates)
+
+
+@transaction.atomic
+def _close_if_abandoned(room_id: int, cutoff) -> bool:
+    room = lock_room(room_id)  # checked again under the lock: someone may have come back
+    if (room.status != Room.Status.OPEN or room.unattended_since is None or room.unattended_since > cutoff
+            or running_hand(room) is not None):
+        return False
+    dissolve(room, table(room), reason="abandoned")
+    return True
 
 
 @transaction.atomic

@@ -89,6 +89,25 @@ def test_lobby_lists_open_rooms_with_free_seats_and_a_join_link(client, alice, b
     assert f'href="/rooms/{room.pk}/?join=1"' in page
 
 
+def test_the_lobbys_room_list_is_served_alone_waiting_rooms_first_closed_rooms_gone(client, alice, bob):
+    from rooms.services import room_dissolve
+
+    lonely = room_create(creator=alice, name="Lonely", preset="classic")
+    seat_take(room_id=lonely.pk, player=alice)
+    busy = room_create(creator=bob, name="Busy", preset="classic")
+    seat_take(room_id=busy.pk, player=bob)
+    seat_take(room_id=busy.pk, player=alice)
+    closed = room_create(creator=bob, name="Closed", preset="classic")
+    room_dissolve(room_id=closed.pk)
+
+    response = client.get(reverse("rooms:lobby_rooms"))
+    assert response.status_code == 200
+    assert [item["room"].name for item in response.context["rooms"]] == ["Busy", "Lonely"]
+    html = response.content.decode()
+    assert "<html" not in html and "Closed" not in html and html.index("Busy") < html.index("Lonely")
+    assert f'data-url="{reverse("rooms:lobby_rooms")}"' in client.get("/").content.decode()
+
+
 def test_table_page_carries_the_socket_path_and_the_viewers_seat(client, full_table, players):
     room = full_table("classic")
     client.force_login(players[2])
