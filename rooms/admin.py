@@ -9,6 +9,7 @@ replay check (rebuilt from seed + actions, compared with the stored state).
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm, UserCreationForm
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -47,10 +48,22 @@ class PlayerChangeForm(UserChangeForm):
 class PlayerAdmin(UserAdmin):
     add_form = PlayerCreationForm
     form = PlayerChangeForm
-    list_display = ("username", "display_name", "is_bot", "is_staff", "date_joined")
-    list_filter = ("is_bot", "is_staff", "is_active")
+    list_display = ("username", "display_name", "is_bot", "is_staff", "banned", "chat_muted_until", "date_joined")
+    list_filter = ("is_bot", "is_staff", "is_active", "banned")
     search_fields = ("username", "display_name", "email")
-    fieldsets = UserAdmin.fieldsets + (("Player", {"fields": ("display_name", "is_bot")}),)
+    fieldsets = UserAdmin.fieldsets + (
+        ("Player", {"fields": ("display_name", "is_bot")}),
+        ("Moderation", {"fields": ("banned", "ban_reason", "chat_muted_until", "moderate")}),
+    )
+    readonly_fields = ("banned", "ban_reason", "chat_muted_until", "moderate")
+
+    @admin.display(description="Mute or ban")
+    def moderate(self, player):
+        """Moderation changes only with a log entry (rooms/admin_moderation.py)."""
+        if player.pk is None:
+            return "-"
+        url = reverse("admin:rooms_moderationentry_add") + f"?player={player.pk}"
+        return format_html('<a href="{}">Mute, unmute, ban or unban {}</a>', url, player)
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("username", "display_name", "password1", "password2")}),)
 
 
@@ -166,3 +179,6 @@ class ChatMessageAdmin(ReadOnlyAdmin):
     search_fields = ("text", "player__username", "player__display_name", "room__name")
     list_select_related = ("room", "player")
     date_hierarchy = "created"
+
+
+from rooms import admin_moderation  # noqa: E402,F401  (registers the moderation log)

@@ -22,6 +22,7 @@ from rooms.hand_states import STATES
 from rooms.models import Room
 from rooms.notify import room_group
 from rooms.selectors import missed_events, now_ms, room_find, snapshot
+from rooms.services.moderation import ban_refusal
 from rooms.services import chat_say, hand_act, hand_start, quick, seat_leave, trustee_set
 from rooms.threads import db
 
@@ -90,6 +91,9 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.send_snapshot()
 
     def _refusal(self, room):
+        banned = ban_refusal(self.user)
+        if banned is not None:
+            return (CLOSE_FORBIDDEN, *banned)
         if room is None:
             return CLOSE_NO_ROOM, "no_room", "There is no such room."
         if room.status == Room.Status.DISSOLVED:

@@ -26,6 +26,10 @@ class Player(AbstractUser):
 
     display_name = models.CharField(max_length=40)
     is_bot = models.BooleanField(default=False)
+    # Moderation (rooms/services/moderation.py), changed only with a ModerationEntry.
+    chat_muted_until = models.DateTimeField(null=True, blank=True)
+    banned = models.BooleanField(default=False)
+    ban_reason = models.CharField(max_length=200, blank=True)
 
     def __str__(self) -> str:
         return self.display_name or self.username
@@ -184,3 +188,27 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"room {self.room_id}: {self.player}: {self.text}"
+
+
+class ModerationEntry(models.Model):
+    """The append-only moderation log: each mute, unmute, ban and unban, who did it and why."""
+
+    class Action(models.TextChoices):
+        MUTE = "mute", "mute chat"
+        UNMUTE = "unmute", "unmute chat"
+        BAN = "ban", "ban"
+        UNBAN = "unban", "unban"
+
+    player = models.ForeignKey(Player, models.PROTECT, related_name="moderation")
+    staff = models.ForeignKey(Player, models.PROTECT, null=True, related_name="moderated")
+    action = models.CharField(max_length=8, choices=Action.choices)
+    until = models.DateTimeField(null=True, blank=True, help_text="end of a mute")
+    reason = models.CharField(max_length=200)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "moderation log"
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.player} by {self.staff}: {self.reason}"

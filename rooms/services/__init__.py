@@ -11,6 +11,7 @@ everything else to `hand_act`.
 """
 
 from rooms.errors import ServiceError
+from rooms.services.moderation import player_moderate
 from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start, hand_window_close
 from rooms.services.players import player_bot, player_guest
 from rooms.services.rooms import (chat_say, player_kick, room_create, room_dissolve, rooms_close_abandoned, seat_leave,
@@ -28,6 +29,7 @@ __all__ = [
     "player_bot",
     "player_guest",
     "player_kick",
+    "player_moderate",
     "room_create",
     "room_dissolve",
     "rooms_close_abandoned",

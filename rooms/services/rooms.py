@@ -12,6 +12,7 @@ from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
 from rooms.options import clean_options
 from rooms.records import chat_record
 from rooms.selectors import may_watch
+from rooms.services import moderation
 from rooms.services.common import (dissolve, free_seat, lock_room, mark_attendance, open_room, running_hand, seat_of,
                                    table)
 from scoring import services as scoring
@@ -177,6 +178,9 @@ def chat_say(*, room_id: int, player: Player, text: str, phrase: str | None = No
     open_room(room)
     if not may_watch(room=room, user=player):
         raise ServiceError("spectators_not_allowed", "This room does not allow spectators: sit down to chat.")
+    until = moderation.muted_until(player.pk)
+    if until is not None:
+        raise ServiceError("muted", f"A moderator muted your chat until {until:%Y-%m-%d %H:%M} UTC.")
     seat = Seat.objects.filter(room=room, player=player, left=False).values_list("index", flat=True).first()
     message = ChatMessage.objects.create(room=room, player=player, seat=seat, text=text, phrase=phrase or "")
     notify.chat_said(room_id=room.pk, record=chat_record(message))

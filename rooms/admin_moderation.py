@@ -1,0 +1,57 @@
+"""The moderation log in the admin: "add" mutes, unmutes, bans or unbans a player through
+`player_moderate` (with a reason, and the staff member who did it); entries are never
+changed or deleted. A player's admin page links here, the form already filled in."""
+
+from django import forms
+from django.contrib import admin
+
+from rooms.models import ModerationEntry
+from rooms.services import player_moderate
+from rooms.services.moderation import MUTE_MAX_MINUTES
+
+
+class ModerationForm(forms.ModelForm):
+    minutes = forms.IntegerField(required=False, min_value=1, max_value=MUTE_MAX_MINUTES,
+                                 help_text="How long a mute lasts (minutes; 1440 is a day).")
+
+    class Meta:
+        model = ModerationEntry
+        fields = ("player", "action", "minutes", "reason")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("action") == ModerationEntry.Action.MUTE and not data.get("minutes"):
+            self.add_error("minutes", "A mute needs its length in minutes.")
+        return data
+
+
+@admin.register(ModerationEntry)
+class ModerationEntryAdmin(admin.ModelAdmin):
+    form = ModerationForm
+    list_display = ("created", "player", "action", "until", "reason", "staff")
+    list_filter = ("action", "created")
+    search_fields = ("player__username", "player__display_name", "reason", "staff__username")
+    list_select_related = ("player", "staff")
+    raw_id_fields = ("player",)
+    date_hierarchy = "created"
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ModerationForm.Meta.fields
+        return ("player", "action", "until", "reason", "staff", "created")
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.get_fields(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data  # the form made the service's checks
+        entry = player_moderate(player=data["player"], staff=request.user, action=data["action"],
+                                reason=data["reason"], minutes=data.get("minutes"))
+        obj.pk = entry.pk
+        obj._state.adding = False
