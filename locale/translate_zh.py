@@ -35,6 +35,8 @@ ZH = {
     "Adjustment": "调整",
     "Skill rating": "技术分", "Rank by": "排序", "At least … hands": "至少局数", "Rating": "技术分",
     "Skill rating: μ − 3σ (openskill)": "技术分：μ − 3σ（openskill 评分）",
+    "Quick start": "快速开始", "Play with bots": "和机器人打一局", "Find players": "找人打",
+    "More options": "更多选项", "Guest %(number)s": "游客%(number)s", "Choose the rules to play.": "请选择玩法。",
 }
 
 ZH.update(TABLE)

@@ -55,6 +55,14 @@ class RoomForm(forms.Form):
     bots = forms.IntegerField(label=_("Bots to seat now"), min_value=0, max_value=4, initial=0,
                               required=False)
 
+    BASIC = ("name", "preset", "bots")  # shown first; the rest under "More options"
+
+    def basic_fields(self):
+        return [self[name] for name in self.BASIC]
+
+    def more_fields(self):
+        return [field for field in self if field.name not in self.BASIC]
+
     def clean(self):
         data = super().clean()
         if data.get("bots") and not data.get("allow_bots"):

@@ -14,6 +14,8 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(next_page="rooms:lobby"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="rooms:lobby"), name="logout"),
     path("rooms/new/", views.room_new, name="room_new"),
+    path("quick/bots/", views.quick_start, {"mode": "bots"}, name="quick_bots"),
+    path("quick/match/", views.quick_start, {"mode": "match"}, name="quick_match"),
     path("rooms/<int:room_id>/", views.table, name="table"),
     path("rooms/<int:room_id>/bot/", views.room_bot, name="room_bot"),
     path("rooms/<int:room_id>/ledger/", views.room_ledger, name="room_ledger"),

@@ -5,6 +5,7 @@ running hand reaches the table page over the WebSocket protocol (docs/protocol.m
 page itself carries only who is looking and the words it needs.
 """
 
+import secrets
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -17,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from api.leaderboard import ORDERS, PERIODS, board, period_start
-from rooms import selectors
+from rooms import quickstart, selectors
 from rooms.errors import ServiceError
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
 from rooms.models import Player, Room
@@ -58,6 +59,7 @@ def lobby(request):
         "guest_form": GuestForm(),
         "room_form": RoomForm(initial={"name": _default_room_name(request)}),
         "rooms": _listed_rooms(),
+        "presets": list(PRESET_LABELS.items()),
     })
 
 
@@ -111,6 +113,36 @@ def room_new(request):
         messages.error(request, error.message)
         return redirect("rooms:lobby")
     return redirect("rooms:table", room_id=room.pk)
+
+
+def _player_for(request) -> Player:
+    """The signed-in player, or a new guest with a numbered nickname: one tap needs no form."""
+    if request.user.is_authenticated:
+        return request.user
+    player = player_guest(nickname=_("Guest %(number)s") % {"number": secrets.randbelow(9000) + 1000})
+    login(request, player, backend="django.contrib.auth.backends.ModelBackend")
+    return player
+
+
+@require_POST
+def quick_start(request, mode: str):
+    """快速开始: 和机器人打一局 (mode "bots": a dealt hand with four bots) or 找人打 (mode
+    "match": the waiting table with the most people, or a new one) — `rooms.quickstart`."""
+    preset = request.POST.get("preset")
+    if preset not in PRESET_LABELS:
+        messages.error(request, _("Choose the rules to play."))
+        return redirect("rooms:lobby")
+    try:
+        player = _player_for(request)
+        name = _default_room_name(request)
+        if mode == "bots":
+            room_id = quickstart.quick_bots(player=player, preset=preset, name=name).room_id
+        else:
+            room_id = quickstart.quick_match(player=player, preset=preset, name=name).pk
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("rooms:lobby")
+    return redirect("rooms:table", room_id=room_id)
 
 
 def _bot_service():

@@ -1,0 +1,58 @@
+"""Quick start (快速开始): one tap from the lobby to a game.
+
+- `quick_bots` — 和机器人打一局: a new room with the player and four bots, dealt at once.
+- `quick_match` — 找人打: a seat at the open table of that preset where the most people are
+  already waiting, or a new table of its own, which the lobby then lists first.
+
+Services over `rooms.services` and `rooms.bots` (the bots module sits above the services).
+"""
+
+from django.db import transaction
+from django.db.models import Count, Q
+
+from rooms.bots import seat_add_bot
+from rooms.errors import ServiceError
+from rooms.models import SEATS, Hand, Player, Room
+from rooms.services import hand_start, room_create, seat_take
+
+CANDIDATES = 10  # waiting tables tried, fullest first, before opening a new one
+
+
+@transaction.atomic
+def quick_bots(*, player: Player, preset: str, name: str) -> Hand:
+    """A room of `preset` with `player` in seat 0 and bots in the other four; the hand is dealt."""
+    room = room_create(creator=player, name=name, preset=preset)
+    seat_take(room_id=room.pk, player=player, index=0)
+    for _ in range(SEATS - 1):
+        seat_add_bot(room_id=room.pk, by=player)
+    return hand_start(room_id=room.pk, player=player)
+
+
+def _waiting_tables(preset: str):
+    """Open rooms of `preset` with a free seat and at least one person, most people first."""
+    return (Room.objects.filter(status=Room.Status.OPEN, preset=preset)
+            .annotate(people=Count("seats", filter=Q(seats__player__isnull=False, seats__player__is_bot=False)),
+                      taken=Count("seats", filter=Q(seats__player__isnull=False)))
+            .filter(people__gt=0, taken__lt=SEATS)
+            .order_by("-people", "created"))
+
+
+@transaction.atomic
+def quick_match(*, player: Player, preset: str, name: str) -> Room:
+    """Seat `player` at the waiting table of `preset` with the most people, or open a new one.
+
+    A player already waiting at such a table goes back to it. A table that filled up or
+    started between the look and the seat is skipped (seat_take refuses and rolls back).
+    """
+    mine = _waiting_tables(preset).filter(seats__player=player).first()
+    if mine is not None:
+        return mine
+    for room in _waiting_tables(preset)[:CANDIDATES]:
+        try:
+            seat_take(room_id=room.pk, player=player)
+        except ServiceError:
+            continue
+        return room
+    room = room_create(creator=player, name=name, preset=preset)
+    seat_take(room_id=room.pk, player=player)
+    return room
