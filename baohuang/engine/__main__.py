@@ -1,6 +1,11 @@
-"""Command line of the engine: ``python -m baohuang.engine simulate --preset P --hands N --seed S``.
+"""Command line of the engine.
 
-Prints one JSON object per line per hand (see `simulate.summary` for the fields).
+``python -m baohuang.engine simulate --preset P --hands N --seed S`` prints one JSON object
+per line per hand (see `simulate.summary` for the fields).
+
+``python -m baohuang.engine verify --preset P --seed S --salt T --commitment C`` checks a
+revealed seed and salt against the commitment shown at the deal and prints the five hands
+the seed deals (`fairness.verify`); it exits 1 when the commitment does not match.
 """
 
 from __future__ import annotations
@@ -26,6 +31,12 @@ def build_parser() -> argparse.ArgumentParser:
                           help="lianzhong room option 抢独 (off by default)")
     simulate.add_argument("--no-hold-sixes", action="store_true",
                           help="lianzhong: turn off the room option 憋6 (on by default)")
+    verify = commands.add_parser(
+        "verify", help="check a hand's revealed seed and salt against its commitment")
+    verify.add_argument("--preset", choices=PRESETS, required=True)
+    verify.add_argument("--seed", required=True, help="the seed revealed at the end of the hand")
+    verify.add_argument("--salt", required=True, help="the salt revealed with it")
+    verify.add_argument("--commitment", required=True, help="the SHA-256 shown at the deal")
     return parser
 
 
@@ -47,6 +58,8 @@ def _seed(text: str):
 def main(argv=None, out=None) -> int:
     args = build_parser().parse_args(argv)
     out = out or sys.stdout
+    if args.command == "verify":
+        return _verify(args, out)
     from .simulate import simulate
 
     options = {"grab_solo": args.grab_solo, "hold_sixes": not args.no_hold_sixes}
@@ -54,6 +67,17 @@ def main(argv=None, out=None) -> int:
                                            options=options):
         out.write(json.dumps(line, ensure_ascii=False) + "\n")
     return 0
+
+
+def _verify(args, out) -> int:
+    from .cards import format_cards
+    from .fairness import verify
+
+    checked = verify(args.preset, _seed(args.seed), args.salt, args.commitment)
+    line = {"commitment_ok": checked["commitment_ok"], "commitment": checked["commitment"],
+            "dealt": [format_cards(hand, args.preset) for hand in checked["dealt"]]}
+    out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    return 0 if checked["commitment_ok"] else 1
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import itertools
 import random
 
 from .cards import identity, parse_cards
+from .counter import gone_after
+from .explain import explain
 from .errors import IllegalAction
 from .scoring import score_hand
 from .sets import check_play, shape_of
@@ -131,6 +133,7 @@ def do_play(state: dict, seat: int, cards: list[str], event: dict) -> None:
     played = list(state["played"])
     played[seat] += 1
     state["played"] = played
+    state["gone"] = gone_after(state.get("gone"), cards, state["preset"])
     top = state["top"]
     if top is not None:
         _menzan_if_beaten(state, top["seat"], event)
@@ -169,6 +172,7 @@ def _menzan_if_beaten(state: dict, seat: int, event: dict) -> None:
     hands[seat] = []
     state["hands"] = hands
     state["discarded"] = state["discarded"] + [hand[0]]
+    state["gone"] = gone_after(state.get("gone"), hand, state["preset"])
     state["menzan"] = state["menzan"] + [seat]
     event["menzan"] = seat
     event["menzan_place"] = _take_place(state, seat, best=False)
@@ -227,7 +231,8 @@ def _advance(state: dict, seat: int, event: dict) -> None:
         leader = next_seat(leader)
         if leader == winner:
             break
-    state.update(turn=leader, leader=leader, top=None, passed=[], yielded=[], round=[])
+    state.update(turn=leader, leader=leader, top=None, passed=[], yielded=[], round=[],
+                 previous_round={"entries": state["round"], "winner": winner})
     event["next"] = leader
 
 
@@ -285,6 +290,8 @@ def finish(state: dict, remaining: list[int], event: dict) -> None:
     state["result"] = build_result(state)
     event["ended"] = True
     event["places"] = places
+    # 摊牌: the cards still held (an early end, RULES §4) are shown to everyone.
+    event["showdown"] = [list(hand) for hand in state["hands"]]
     event.pop("next", None)
 
 
@@ -309,7 +316,10 @@ def build_result(state: dict) -> dict:
             "declarations": list(state["declarations"]), "declared": list(state["declared"]),
             "hoes": list(state["hoes"]), "places": list(state["places"]),
             "menzan": list(state["menzan"]), "scores": scores, "outcome": outcome,
-            "tribute": tribute, "sold_three": list(state["sold_three"])}
+            "tribute": tribute, "sold_three": list(state["sold_three"]),
+            "explain": explain(state["preset"], emperor=state["emperor"], guard=state["guard"],
+                               solo=state["solo"], declarations=state["declarations"],
+                               places=state["places"], scores=scores)}
 
 
 def void_result(state: dict) -> dict:

@@ -12,8 +12,11 @@ State keys
 ----------
 Identity and options
 - ``preset``: ``"classic" | "lianzhong" | "qingdao"``.
-- ``seed``: int or str, as given to `new_hand`.
-- ``options``: ``{"hold_sixes": bool, "grab_solo": bool}`` (defaults filled in).
+- ``seed``: int or str, as given to `new_hand`. SECRET until the hand is over.
+- ``salt``: str or None, the per-hand salt of the seed's commitment (`fairness`). SECRET
+  until the hand is over.
+- ``options``: ``{"hold_sixes": bool, "grab_solo": bool, "card_counter": bool}``
+  (defaults filled in).
 - ``version``: int, 0 after the deal, +1 per accepted action.
 - ``phase``: ``"bidding"`` (choosing the emperor) → ``"declaring"`` (the declaration
   window) → ``"playing"`` → ``"ended"``; or ``"void"`` (黄庄 / everyone refused the
@@ -72,6 +75,10 @@ Play (phase ``playing``)
 - ``yielded``: seats that yielded (让牌) on the current top set (cleared by a new top set).
 - ``round``: public log of the current round: ``[{"seat", "type": "play"|"pass"|"yield",
   "cards": [...]}]`` (``cards`` only for plays).
+- ``previous_round``: the last round won (上一轮), ``{"entries": [as round], "winner": seat}``,
+  or None before the first is won.
+- ``gone``: public tally of cards out of play (played, or discarded by 闷三) by counter
+  key (`counter.counter_key`: rank, ``"SJ"``, ``"BJ"``, qingdao ``"4H*"``).
 - ``places``: five entries, ``places[k]`` is the seat in place k+1 (头科 … 大落) or None.
 - ``menzan``: seats that were 闷 (闷三), in order.
 - ``played``: five ints, how many sets each seat has played (for 托管 policies / views).
@@ -98,7 +105,8 @@ client; ``views.event_view`` redacts it): ``{"version", "seat", "type"}`` plus:
 - ``play``: ``"cards"``, ``"out"`` (place taken, 1–5), ``"menzan"`` / ``"menzan_place"``
   (the seat that was 闷 and the place it took), ``"revealed"`` (the guard or dark soloist
   shown by this play), ``"round_won"`` (seat), ``"next"`` (seat to act), ``"ended"``
-  (True, with ``"places"``, when the hand ended).
+  (True, with ``"places"`` and ``"showdown"`` — every seat's remaining cards, 摊牌 — when
+  the hand ended).
 - ``pass`` / ``yield``: ``"round_won"``, ``"next"``.
 """
 
@@ -113,7 +121,8 @@ from .errors import IllegalAction
 from .sets import legal_sets
 
 DEAL_SIZE = {"classic": 43, "lianzhong": 33, "qingdao": 41}
-DEFAULT_OPTIONS = {"hold_sixes": True, "grab_solo": False}
+# card_counter: whether a seat's view carries its 记牌器 (`counter.unseen`).
+DEFAULT_OPTIONS = {"hold_sixes": True, "grab_solo": False, "card_counter": True}
 
 # Which action types each phase accepts; anything else is wrong_phase.
 PHASE_ACTIONS = {
@@ -128,13 +137,24 @@ DECISION_KIND = {"bidding": "bid", "declaring": "declare", "playing": "play"}
 # --- a new hand ---------------------------------------------------------------------
 
 
-def new_hand(preset: str, seed, *, options=None, tribute=()) -> dict:
+def new_hand(preset: str, seed, *, options=None, tribute=(), salt=None) -> dict:
     """Deal a hand from ``seed`` (RULES §5) and open the bidding.
 
     classic: 43 cards each and the leftover to the ``BJ*`` holder; lianzhong 33 each;
     qingdao 41 each, then the open ``tribute`` debts are paid in cards, then 买3.
+    ``salt`` (`fairness.new_salt`) makes the deal provably fair: views show a commitment to
+    the seed at once, and the seed and salt once the hand is over.
     """
     options = _options(preset, options)
+    state = _base_state(preset, seed, options, deal(preset, seed))
+    state["salt"] = salt
+    if preset == "qingdao":
+        _tribute_and_threes(state, [dict(debt) for debt in tribute])
+    return _opened(state)
+
+
+def deal(preset: str, seed) -> list[list[str]]:
+    """The five hands as the seeded shuffle deals them, before any card changes hands."""
     deck = build_deck(preset)
     random.Random(f"{seed}:deal").shuffle(deck)
     size = DEAL_SIZE[preset]
@@ -146,10 +166,7 @@ def new_hand(preset: str, seed, *, options=None, tribute=()) -> dict:
         leftover = deck[size * 5:]
         holder = 0 if "BJ*" in leftover else bidding.holder_of(hands, "BJ*")
         hands[holder] += leftover
-    state = _base_state(preset, seed, options, hands)
-    if preset == "qingdao":
-        _tribute_and_threes(state, [dict(debt) for debt in tribute])
-    return _opened(state)
+    return [sort_hand(hand, preset) for hand in hands]
 
 
 def _options(preset: str, options) -> dict:
@@ -167,15 +184,16 @@ def _options(preset: str, options) -> dict:
 def _base_state(preset: str, seed, options: dict, hands) -> dict:
     hands = [sort_hand(hand, preset) for hand in hands]
     return {
-        "preset": preset, "seed": seed, "options": options, "version": 0, "phase": "bidding",
+        "preset": preset, "seed": seed, "salt": None, "options": options, "version": 0,
+        "phase": "bidding",
         "hands": hands, "dealt": [len(hand) for hand in hands], "tribute_in": [],
         "tribute_paid": [], "threes": [], "sold_three": [], "six_bound": [False] * 5,
         "discarded": [], "first_holder": None, "bidding": None, "turn": None,
         "emperor": None, "guard": None, "called": None, "guard_card": None, "solo": None,
         "revealed": False, "declarations": [], "declared": [], "hoes": [],
         "first_side": None, "window": None, "top": None, "leader": None, "passed": [],
-        "yielded": [], "round": [], "places": [None] * 5, "menzan": [], "played": [0] * 5,
-        "result": None,
+        "yielded": [], "round": [], "previous_round": None, "gone": {}, "places": [None] * 5,
+        "menzan": [], "played": [0] * 5, "result": None,
     }
 
 
@@ -374,9 +392,9 @@ def from_json(text: str) -> dict:
     return json.loads(text)
 
 
-def replay(preset: str, seed, actions, *, options=None, tribute=()) -> dict:
-    """Rebuild a hand from its seed and the actions applied to it, in order."""
-    state = new_hand(preset, seed, options=options, tribute=tribute)
+def replay(preset: str, seed, actions, *, options=None, tribute=(), salt=None) -> dict:
+    """Rebuild a hand from its seed (and salt) and the actions applied to it, in order."""
+    state = new_hand(preset, seed, options=options, tribute=tribute, salt=salt)
     for action in actions:
         state, _ = apply(state, action)
     return state

@@ -16,15 +16,22 @@ by 明保 / 明独 / 造反, by the guard card being played, or at the end of th
 seat answered silently in the declaration window (``none`` / ``an_bao`` / ``dark_solo``,
 which would name the guard or the soloist); which card a tribute or a 3 was paid with
 (only payer and receiver know); whether a seat is bound by 憋6 (it tells that the seat
-holds a 6). [decision] The cards still held when a hand ends early (RULES §4) stay
-hidden: the result (places, scores, roles) is all the end of a hand reveals.
+holds a 6); the seed and salt of the deal until the hand is over (`fairness`).
+
+Once a hand has ended everything is shown (摊牌): every seat's remaining cards
+(``showdown``, also after an early end, RULES §4) and the roles.
 
 Views are built from scratch on every call and share no lists with the state, so a
 caller may mutate them freely. They are kept small: they go over a websocket on every
 action (no legal-set lists, only which action types a seat may take, and for the seat to
 play a few ``hints``).
 
-Keys of a seat's view beyond the public ones: ``hand``, ``six_bound``, ``may`` (action
+Public keys built for the issue "what happened": ``log`` (the current round's plays,
+passes and yields in order, and ``previous``, the last round won — 上一轮), ``fair`` (the
+deal's commitment; seed and salt once over) and, once ended, ``showdown``.
+
+Keys of a seat's view beyond the public ones: ``hand``, ``six_bound``, ``counter`` (记牌器,
+`counter.unseen`, when the room option ``card_counter`` is on), ``may`` (action
 types), ``choices`` (options of ``call`` / ``declare``), ``hints`` — for the seat to
 play in the playing phase, 提示: legal plays as card lists, one per base rank, in the
 order a player presses 提示 for them (`policy.hints`: no joker, no 2, no broken group
@@ -37,6 +44,8 @@ from __future__ import annotations
 
 from .bidding import SILENT, answers_for, callable_identities
 from .cards import EMPEROR_CARD
+from .counter import unseen
+from .fairness import disclosure
 from .play import YIELD_ALLOWED
 from .policy import hints
 from .state import actors
@@ -63,10 +72,16 @@ def view(state: dict, seat: int | None = None) -> dict:
         "hoes": list(state["hoes"]),
         "places": list(state["places"]),
         "menzan": list(state["menzan"]),
+        "log": _log(state),
     }
+    fair = disclosure(state)
+    if fair is not None:
+        payload["fair"] = fair
     if seat is not None:
         payload["hand"] = list(state["hands"][seat])
         payload["six_bound"] = state["six_bound"][seat]
+        if state["options"].get("card_counter", True):
+            payload["counter"] = unseen(state, seat)
         payload["hints"] = hints(state, seat)
         payload["may"], payload["choices"] = _choices(state, seat, payload["hints"])
         # 要不起: the seat is to follow and no legal set of its beats the top set.
@@ -82,7 +97,14 @@ def view(state: dict, seat: int | None = None) -> dict:
         payload["deal"] = _qingdao_deal(state, seat)
     if state["result"] is not None:
         payload["result"] = _copy(state["result"])
+    if phase == "ended":
+        payload["showdown"] = [list(hand) for hand in state["hands"]]  # 摊牌
     return payload
+
+
+def _log(state: dict) -> dict:
+    """The round log: this round's public entries in order, and the last round won."""
+    return {"round": _copy(state["round"]), "previous": _copy(state.get("previous_round"))}
 
 
 def _check_viewer(seat) -> None:
@@ -218,7 +240,7 @@ PUBLIC_EVENT_KEYS = frozenset({
     "step", "step_done", "revealed",
     # playing
     "cards", "out", "menzan", "menzan_place", "round_won", "next", "ended", "places",
-    "result",
+    "result", "showdown",
 })
 KNOWN_EVENT_TYPES = frozenset({"call", "decline", "accept", "seize", "declare", "play", "pass",
                                "yield"})

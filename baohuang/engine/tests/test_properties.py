@@ -246,6 +246,12 @@ def card_may_be_seen(state, seen, viewer, path, card) -> bool:
     if path[:2] == ("deal", "threes"):
         entry = state["threes"][path[2]]
         return viewer in (entry["buyer"], entry["seller"]) and entry["paid"] == card
+    if path[:2] == ("log", "round"):  # the round log: public plays of this round
+        return card in state["round"][path[2]]["cards"]
+    if path[:2] == ("log", "previous"):  # 上一轮: public plays of the last round won
+        return card in state["previous_round"]["entries"][path[3]]["cards"]
+    if head == "showdown":  # 摊牌: everything is shown once the hand has ended
+        return state["phase"] == "ended" and card in state["hands"][path[1]]
     if head == "result":
         return path[1] == "called"
     return False
@@ -258,9 +264,10 @@ def assert_event_views_hide_secrets(state, event):
         if seen is None:
             continue
         for path, card in card_strings(seen):
-            # Played sets, the face-up bundle, and the identity called are public.
+            # Played sets, the face-up bundle, and the identity called are public; the
+            # cards still held are shown (摊牌) by the event that ends the hand.
             assert path[0] in ("cards", "bundle", "taken", "card") or path[:2] == (
-                "result", "called"), (viewer, path)
+                "result", "called") or (path[0] == "showdown" and event.get("ended")), (viewer, path)
         if "guard" in seen:
             assert viewer in knowers or viewer == event.get("guard")
         if seen.get("solo") == "dark":
