@@ -205,6 +205,8 @@ class DealField(serializers.JSONField):
 class HandRecordSerializer(HandBriefSerializer):
     room = serializers.IntegerField(source="room_id")
     seed = serializers.CharField(help_text="decimal: the deal's random seed (too large for a JavaScript number)")
+    salt = serializers.CharField(help_text="the per-hand salt of the seed's commitment (SHA-256 of 'seed:salt'); "
+                                           "empty for hands dealt before commitments")
     options = serializers.JSONField(help_text="engine options the hand was dealt under")
     players = SeatPlayerSerializer(source="seat_players", many=True)
     tribute = serializers.JSONField(help_text="进贡 debts paid in cards at this deal (engine form)")

@@ -44,6 +44,10 @@ class RoomForm(forms.Form):
                                     initial=DEFAULTS["hold_sixes"])
     grab_solo = forms.BooleanField(label=_("Grab solo 抢独 (lianzhong)"), required=False,
                                    initial=DEFAULTS["grab_solo"])
+    card_counter = forms.BooleanField(label=_("Card counter 记牌器"), required=False,
+                                      initial=DEFAULTS["card_counter"])
+    public_records = forms.BooleanField(label=_("Public records: anyone may replay this room's finished hands"),
+                                        required=False, initial=DEFAULTS["public_records"])
     trustee_policy = forms.ChoiceField(label=_("Auto-play 托管 policy"), initial=DEFAULTS["trustee_policy"],
                                        choices=[(p, POLICY_LABELS.get(p, p)) for p in TRUSTEE_POLICIES])
     allow_bots = forms.BooleanField(label=_("Allow bots"), required=False,
@@ -77,6 +81,8 @@ class RoomForm(forms.Form):
                        "declare": data["timer_declare"]},
             "hold_sixes": data["hold_sixes"],
             "grab_solo": data["grab_solo"],
+            "card_counter": data["card_counter"],
+            "public_records": data["public_records"],
             "trustee_policy": data["trustee_policy"],
             "allow_bots": data["allow_bots"],
             "allow_spectators": data["allow_spectators"],

@@ -107,7 +107,9 @@ class Hand(models.Model):
 
     room = models.ForeignKey(Room, models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()
-    seed = models.BigIntegerField()
+    seed = models.BigIntegerField(help_text="secret until the hand is over")
+    salt = models.CharField(max_length=64, blank=True, default="",
+                            help_text="the seed commitment's salt (engine.fairness); secret until the hand is over")
     preset = models.CharField(max_length=16, choices=Preset.choices)
     options = models.JSONField(default=dict, help_text="engine options it was dealt under")
     tribute = models.JSONField(default=list, help_text="qingdao debts paid in cards at this deal (engine form)")

@@ -13,12 +13,13 @@ DEFAULTS = {
     "trustee_policy": "baseline",  # which 托管 policy plays for absent seats
     "allow_bots": True,
     "allow_spectators": True,
+    "card_counter": True,  # 记牌器: each seat's view counts the cards it has not seen yet
     "public_records": False,  # ended hands' full records (deal, every action) readable by anyone, not only its players
     "trustee_delay": 1.0,  # seconds a 托管 seat "thinks" before the policy plays
 }
 
 # The part of the options the engine itself reads (stored with each hand).
-ENGINE_KEYS = ("hold_sixes", "grab_solo")
+ENGINE_KEYS = ("hold_sixes", "grab_solo", "card_counter")
 
 
 def _bad(message: str) -> ServiceError:
@@ -50,7 +51,7 @@ def clean_options(raw: dict | None) -> dict:
         raise _bad(f"unknown option(s): {', '.join(sorted(unknown))}")
     options = {**DEFAULTS, **raw}
     options["timers"] = _clean_timers(raw.get("timers", {}))
-    for name in ("hold_sixes", "grab_solo", "allow_bots", "allow_spectators", "public_records"):
+    for name in ("hold_sixes", "grab_solo", "card_counter", "allow_bots", "allow_spectators", "public_records"):
         if not isinstance(options[name], bool):
             raise _bad(f"{name} must be true or false")
     if options["trustee_policy"] not in TRUSTEE_POLICIES:

@@ -42,7 +42,8 @@ def seat_of_player(*, room: Room, player) -> Seat | None:
 def hand_replay(*, hand: Hand) -> dict:
     """Rebuild the hand from its seed and stored actions (restart safety, admin check)."""
     actions = list(HandEvent.objects.filter(hand=hand).order_by("version").values_list("action", flat=True))
-    return engine.replay(hand.preset, hand.seed, actions, options=hand.options, tribute=tuple(hand.tribute))
+    return engine.replay(hand.preset, hand.seed, actions, options=hand.options, tribute=tuple(hand.tribute),
+                         salt=hand.salt or None)
 
 
 def hand_players(*, hand: Hand) -> list[dict | None]:
@@ -144,7 +145,7 @@ def state_at(hand_id: int, version: int, base: tuple | None) -> tuple[dict, int 
     actions, or from the seed. The deadline of a superseded decision is None.
     """
     row = Hand.objects.filter(pk=hand_id).values(
-        "version", "state", "deadline", "preset", "seed", "options", "tribute").first()
+        "version", "state", "deadline", "preset", "seed", "salt", "options", "tribute").first()
     if row is None or row["version"] < version:
         return None
     if row["version"] == version:
@@ -158,5 +159,5 @@ def state_at(hand_id: int, version: int, base: tuple | None) -> tuple[dict, int 
             state, _ = engine.apply(state, action)
     else:
         state = engine.replay(row["preset"], row["seed"], actions, options=row["options"],
-                              tribute=tuple(row["tribute"]))
+                              tribute=tuple(row["tribute"]), salt=row["salt"] or None)
     return state, None

@@ -69,7 +69,9 @@ def test_an_ended_hands_record_replays_exactly_for_its_players(api, players, end
     assert response.status_code == 200
     record = response.json()
     actions = [row["action"] for row in record["actions"]]
-    assert engine.replay(record["preset"], int(record["seed"]), actions, options=record["options"]) == ended.state
+    assert engine.replay(record["preset"], int(record["seed"]), actions, options=record["options"],
+                         salt=record["salt"]) == ended.state
+    assert record["salt"] == ended.salt != ""
     dealt = engine.new_hand("classic", ended.seed, options=ended.options)
     assert record["deal"] == {"hands": dealt["hands"]}
     assert [row["version"] for row in record["actions"]] == list(range(1, ended.version + 1))

@@ -104,7 +104,8 @@ class HandRecordView(APIView):
 
 def _deal(hand: Hand) -> dict:
     """Each seat's cards when bidding began, rebuilt from the seed (the engine deals exactly)."""
-    dealt = engine.new_hand(hand.preset, hand.seed, options=hand.options, tribute=tuple(hand.tribute))
+    dealt = engine.new_hand(hand.preset, hand.seed, options=hand.options, tribute=tuple(hand.tribute),
+                            salt=hand.salt or None)
     deal = {"hands": dealt["hands"]}
     if hand.preset == "qingdao":
         deal.update(tribute_paid=dealt["tribute_paid"], threes=dealt["threes"])

@@ -2,7 +2,7 @@
 
 `explain` returns plain data the score sheet words in either language (the page holds no
 rules): which formula applied, the numbers it used and every multiplier, e.g. lianzhong's
-``{"formula": "lianzhong_side", "base": 1, "places": {"emperor": 1, "guard": 4},
+``{"formula": "lianzhong_side", "base": 1, "emperor_place": 1, "guard_place": 4,
 "multipliers": [{"why": "ming_bao", "factor": 2}], "factor": 2, ...}`` reads
 ``g = 6 − (1 + 4) = 1; 明保 ×2 → 皇 +4, 保 +2, 每人 −2``.
 
@@ -22,7 +22,8 @@ Formulas (``formula``):
   the outcome was decided: ``{"side_sum": p(E) + p(G)}`` (win below 6, draw at 6) or
   ``{"solo_place": p(E)}``.
 
-Every explanation also carries ``seats``: per seat its ``role`` (``emperor`` / ``guard`` /
+Every explanation also carries ``emperor_place`` and ``guard_place`` (None for a solo),
+and ``seats``: per seat its ``role`` (``emperor`` / ``guard`` /
 ``rebel``), ``place`` (1–5) and ``points`` — the hand's scores. The −40 for leaving and
 tribute turned into points are ledger lines, not hand scores (see `scoring` in the
 product); the tribute the next hand pays is the result's ``tribute``.
@@ -48,8 +49,7 @@ def explain(preset: str, *, emperor, guard, solo, declarations, places, scores) 
         terms = _lianzhong(place_of[emperor], guard_place, solo, declared)
     else:
         terms = _qingdao(emperor, guard, solo, declared, place_of)
-    terms["places"] = {"emperor": place_of[emperor],
-                       "guard": None if guard is None else place_of[guard]}
+    terms.update(emperor_place=place_of[emperor], guard_place=guard_place)
     terms["seats"] = [{"role": _role(seat, emperor, guard), "place": place_of[seat],
                        "points": scores[seat]} for seat in range(5)]
     return terms

@@ -14,6 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from baohuang import engine
+from baohuang.engine.fairness import new_salt
 from rooms import notify, tasks, telemetry
 from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
@@ -92,13 +93,14 @@ def new_seed() -> int:
 def _deal(room: Room, seats: list[Seat], *, tribute: list[dict]) -> Hand:
     """Create the room's next hand (caller holds the lock)."""
     number = (Hand.objects.filter(room=room).aggregate(n=Max("number"))["n"] or 0) + 1
-    seed = new_seed()
+    seed, salt = new_seed(), new_salt()
     options = engine_options(room.options)
-    state = engine.new_hand(room.preset, seed, options=options, tribute=tuple(tribute))
+    state = engine.new_hand(room.preset, seed, options=options, tribute=tuple(tribute), salt=salt)
     hand = Hand(
         room=room,
         number=number,
         seed=seed,
+        salt=salt,
         preset=room.preset,
         options=options,
         tribute=list(tribute),

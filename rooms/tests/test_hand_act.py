@@ -37,7 +37,8 @@ def test_an_action_is_applied_stored_and_bumps_the_version(hand):
     assert (event.version, event.seat, event.action) == (1, seat, {"type": "decline", "seat": seat})
     assert event.event == change.events[0]["event"]
     assert event.public == engine.event_view(event.event, None)
-    assert hand.state == engine.apply(engine.new_hand("classic", hand.seed, options=hand.options), event.action)[0]
+    assert hand.state == engine.apply(engine.new_hand("classic", hand.seed, options=hand.options, salt=hand.salt),
+                                     event.action)[0]
 
 
 def test_a_stale_version_applies_nothing(hand):

@@ -26,7 +26,7 @@ def test_start_deals_the_engine_hand_and_opens_a_bid(full_table, players):
     hand = hand_start(room_id=room.pk, player=players[2])
 
     assert hand.number == 1 and hand.version == 0 and hand.phase == "bidding"
-    assert hand.state == engine.new_hand("classic", hand.seed, options=hand.options)
+    assert hand.state == engine.new_hand("classic", hand.seed, options=hand.options, salt=hand.salt)
     assert hand.players == [player.pk for player in players]
     assert before + timedelta(seconds=30) <= hand.deadline <= timezone.now() + timedelta(seconds=30)
     room.refresh_from_db()
@@ -42,7 +42,7 @@ def test_one_hand_at_a_time(full_table):
 
 
 def test_hand_options_are_the_engine_part_of_the_room_options(full_table):
-    room = full_table("lianzhong", hold_sixes=False, grab_solo=True)
+    room = full_table("lianzhong", hold_sixes=False, grab_solo=True, card_counter=False)
     hand = hand_start(room_id=room.pk)
-    assert hand.options == {"hold_sixes": False, "grab_solo": True}
+    assert hand.options == {"hold_sixes": False, "grab_solo": True, "card_counter": False}
     assert hand.state["options"]["hold_sixes"] is False

@@ -5,13 +5,22 @@ or a 暗独 emperor to anyone but itself before the rules reveal it.
 The hands are driven over the sockets (each actor sends `act`); the test then replays the
 hand from its stored actions and checks each recorded frame against the true state at that
 frame's version.
+
+The fields of "what happened" are covered too: the round log's cards must be public, a
+seat's 记牌器 must be the engine's counter for that seat (which depends on no hidden card,
+baohuang/engine/tests/test_counter.py), every recipient is shown the same commitment to
+the deal, and the seed and salt appear in no frame before the hand has ended; the cards
+shown by 摊牌 only at the end.
 """
 
+import json
 import re
 
 import pytest
 
 from baohuang import engine
+from baohuang.engine.counter import unseen
+from baohuang.engine.fairness import commitment
 from rooms.models import Hand, HandEvent
 from rooms.services import hand_start
 from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
@@ -41,16 +50,18 @@ def secret_kept(preset: str, seed: int, solo) -> bool:
 
 
 def find_seed(preset: str, solo) -> int:
-    return next(seed for seed in range(1, 500) if secret_kept(preset, seed, solo))
+    # Long seeds, so that the seed's digits cannot turn up in a frame by chance.
+    return next(seed for seed in range(10**12, 10**12 + 500) if secret_kept(preset, seed, solo))
 
 
-ENGINE_OPTIONS = {"hold_sixes": True, "grab_solo": False}  # the room defaults (rooms.options)
+ENGINE_OPTIONS = {"hold_sixes": True, "grab_solo": False, "card_counter": True}  # the room defaults (rooms.options)
 
 
 def true_states(hand_id: int) -> list[dict]:
     """The hand's engine state at every version, rebuilt from its seed and stored actions."""
     hand = Hand.objects.get(pk=hand_id)
-    state = engine.new_hand(hand.preset, hand.seed, options=hand.options, tribute=tuple(hand.tribute))
+    state = engine.new_hand(hand.preset, hand.seed, options=hand.options, tribute=tuple(hand.tribute),
+                            salt=hand.salt)
     states = [state]
     for action in HandEvent.objects.filter(hand=hand).order_by("version").values_list("action", flat=True):
         state, _ = engine.apply(state, action)
@@ -98,6 +109,8 @@ def knowledge(states: list[dict], seat: int | None) -> list[set[str]]:
         if state["bidding"] and "bundle" in state["bidding"]:
             known.update(state["bidding"]["bundle"])
         known.update(card for card in (state["called"], state["guard_card"]) if card)
+        if state["phase"] == "ended":  # 摊牌: every seat's remaining cards are shown
+            known.update(card for hand in state["hands"] for card in hand)
         by_version.append(set(known))
     return by_version
 
@@ -117,14 +130,29 @@ def check_frames(frames: list[dict], seat: int | None, states: list[dict], hand_
     guard, emperor, solo = truth["guard"], truth["emperor"], truth["solo"]
     saw_itself = False
     known = knowledge(states, seat)
+    secrets = (str(truth["seed"]), truth["salt"])
+    promised = commitment(truth["seed"], truth["salt"])
+    commitments = 0
     for frame in frames:
         version = frame_version(frame)
         if version is None or (frame["type"] == "snapshot" and frame["hand"]["id"] != hand_id):
             continue
         assert frame.get("hand", hand_id) == hand_id or frame["type"] == "snapshot"
         state = states[version]
+        over = state["phase"] in ("ended", "void")
+        if not over:  # the deal's secret stays secret while the hand runs
+            text = json.dumps(frame)
+            assert not any(secret in text for secret in secrets), f"seed or salt sent at version {version}"
         for key, value in walk(frame):
-            assert key not in ("hands", "seed", "deck"), f"raw state key {key!r} in {frame['type']}"
+            assert key not in ("hands", "deck"), f"raw state key {key!r} in {frame['type']}"
+            assert key not in ("seed", "salt") or over, f"{key} in a frame at version {version}"
+            if key == "fair":
+                assert value["commitment"] == promised
+                commitments += 1
+            if key == "counter":
+                assert seat is not None and value == unseen(state, seat), f"seat {seat}'s counter"
+            if key == "showdown":
+                assert over, f"摊牌 at version {version}"
             if key == "hand" and isinstance(value, list):
                 assert seat is not None, "a spectator frame holds a hand"
                 assert value == state["hands"][seat], f"seat {seat} was sent a hand that is not its own"
@@ -142,6 +170,7 @@ def check_frames(frames: list[dict], seat: int | None, states: list[dict], hand_
                 saw_itself = True
             if isinstance(value, dict) and value.get("what") in SILENT:
                 assert value.get("seat") == seat, f"seat {seat} saw another seat's silent answer"
+    assert commitments, f"seat {seat} was never shown the deal's commitment"
     return {"guard": guard, "solo": solo, "emperor": emperor, "saw_itself": saw_itself,
             "revealed_at": revealed_at}
 

@@ -39,7 +39,7 @@ def test_a_hand_rebuilt_from_the_database_plays_on_to_the_same_result(preset):
     assert engine.from_json(engine.to_json(hand.state)) == hand.state
 
     hand = play_to_end(hand_id)
-    uninterrupted = engine.replay(preset, hand.seed, actions_of(hand), options=hand.options)
+    uninterrupted = engine.replay(preset, hand.seed, actions_of(hand), options=hand.options, salt=hand.salt)
     assert hand.result == engine.result(uninterrupted)
     assert hand.state == uninterrupted
 

@@ -44,7 +44,7 @@ def test_lianzhong_lines_a_to_j_give_the_base_and_its_shares(preset, line, emper
         pytest.skip(f"{preset} is not a preset of this engine yet")
     terms, scores = explained(preset, order(emperor_place, guard_place))
     assert terms["formula"] == "lianzhong_side" and terms["base"] == base
-    assert terms["places"] == {"emperor": emperor_place, "guard": guard_place}
+    assert (terms["emperor_place"], terms["guard_place"]) == (emperor_place, guard_place)
     assert terms["factor"] == 1 and not terms["split"]
     assert scores[EMPEROR] == 2 * base and scores[GUARD] == base
     assert [seat["points"] for seat in terms["seats"]] == scores
@@ -77,7 +77,7 @@ def test_lianzhong_solos_name_their_points_and_multipliers(solo, declarations, p
     assert terms["formula"] == "lianzhong_solo" and terms["solo"] == solo
     assert terms["place_points"] == points and terms["factor"] == factor
     assert scores[EMPEROR] == points * factor and scores[1] == -points * factor // 4
-    assert terms["places"]["guard"] is None
+    assert terms["guard_place"] is None
 
 
 @pytest.mark.parametrize("emperor_place, guard_place, declarations, side, factor", [
