@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('rooms', '0005_room_unattended_since'),
+        ('rooms', '0006_moderation'),
     ]
 
     operations = [
