@@ -48,8 +48,20 @@ def unquote(text: str) -> str:
     return text.encode("latin-1", "backslashreplace").decode("unicode_escape") if "\\" in text else text
 
 
+def unfuzz(po: str) -> str:
+    """makemessages guesses the text of a new msgid from a similar old one (marked fuzzy,
+    and the header's fuzzy mark removed below would make it count): drop every guess, so
+    the table above fills the entry."""
+    def drop(match):
+        flags = f"#{match.group(1)}\n" if match.group(1) else ""
+        return f'{flags}{match.group(3)}\nmsgstr ""'
+
+    return re.sub(r'#, fuzzy((?:, [\w-]+)*)\n((?:#\| .*\n)*)(msgid "(?:[^"\\]|\\.)+")\nmsgstr ".*"', drop, po)
+
+
 def fill(po: str) -> tuple[str, list[str]]:
     missing = []
+    po = unfuzz(po)
 
     def replace(match):
         msgid = match.group(1)

@@ -82,6 +82,9 @@ class Seat:
         page = self.page
         if page.url.rstrip("/") != self.base_url:
             self.open_lobby()
+        for section in ("details.create-room", "details.more-options"):  # the form starts folded
+            if not page.locator(section).evaluate("node => node.open"):
+                page.click(f"{section} > summary")
         page.fill("#id_name", name or f"{preset} {self.name}")
         page.select_option("#id_preset", preset)
         for kind in ("play", "bid", "declare"):
@@ -94,6 +97,13 @@ class Seat:
         page.wait_for_url("**/rooms/*/")
         self.wait_connected()
         return int(page.url.rstrip("/").split("/")[-1])
+
+    def quick_start(self, preset: str, how: str) -> int:
+        """One tap in the lobby's quick start: `how` is "bots" (和机器人打一局) or "match" (找人打)."""
+        self.page.click(f".quick-presets li[data-preset='{preset}'] button.quick-{how}")
+        self.page.wait_for_url("**/rooms/*/")
+        self.wait_connected()
+        return int(self.page.url.rstrip("/").split("/")[-1])
 
     def join(self, room_id: int):
         """From the lobby's room list: the 加入 (join) link, which takes the lowest free seat."""

@@ -1,0 +1,56 @@
+"""The lobby in a real Chromium: quick start on a phone, 找人打 bringing two browsers to one
+table, and the room list refreshing itself."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.driver import DESKTOP, PHONE, Seat
+
+IN_VIEW_JS = """(node) => { const r = node.getBoundingClientRect();
+  return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_tap_on_a_phone_goes_from_the_lobby_to_a_dealt_hand(browser, server, seats_to_close):
+    from rooms.models import Hand
+
+    newcomer = Seat(browser, server.url, "newcomer", viewport=PHONE)
+    seats_to_close.append(newcomer)
+    newcomer.open_lobby()
+    button = newcomer.page.locator(".quick-presets li[data-preset='lianzhong'] button.quick-bots")
+    assert button.evaluate(IN_VIEW_JS), "the quick start must be on the first screen of a phone"
+    newcomer.screenshot("lobby-phone")
+
+    room = newcomer.quick_start("lianzhong", "bots")  # the one tap: no nickname, no form
+
+    table = newcomer.page.locator("#table")
+    expect(table).to_have_attribute("data-running", "1")
+    expect(table).to_have_attribute("data-role", "player")
+    hand = Hand.objects.get(room_id=room)
+    expect(newcomer.page.locator("#hand .card")).to_have_count(len(hand.state["hands"][0]))
+    expect(newcomer.page.locator(".seat .badge.bot")).to_have_count(4)
+    newcomer.screenshot("quick-start-dealt-phone")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_find_players_brings_two_browsers_to_one_table_listed_live(browser, server, seats_to_close):
+    from rooms.models import Seat as SeatRow
+
+    alice = Seat(browser, server.url, "alice", viewport=PHONE)
+    bob = Seat(browser, server.url, "bob", viewport=DESKTOP)
+    seats_to_close.extend([alice, bob])
+    alice.become_guest()
+    bob.become_guest()
+    bob.open_lobby()
+
+    room = alice.quick_start("classic", "match")
+    expect(alice.page.locator("#table")).to_have_attribute("data-role", "player")
+    # bob's lobby lists alice's new table by itself (no reload), first.
+    expect(bob.page.locator("#room-list tbody tr").first).to_have_attribute("data-room", str(room), timeout=20000)
+
+    assert bob.quick_start("classic", "match") == room
+    expect(bob.page.locator("#table")).to_have_attribute("data-role", "player")
+    expect(alice.page.locator(".seat:not(.empty)")).to_have_count(2)
+    expect(bob.page.locator(".seat:not(.empty)")).to_have_count(2)
+    seated = set(SeatRow.objects.filter(room_id=room).exclude(player=None).values_list("player__display_name", flat=True))
+    assert seated == {"alice", "bob"}
