@@ -10,8 +10,8 @@ from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
+    path("", include("ops.urls")),  # /healthz, /readyz, /metrics, /admin/live/ (before the admin's catch-all)
     path("admin/", admin.site.urls),
-    path("", include("ops.urls")),  # /healthz, /readyz, /metrics
     path("", include("rooms.urls")),  # the pages people play on: lobby, table, players
 ]
 
