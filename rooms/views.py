@@ -24,6 +24,7 @@ from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
 from rooms.models import Player, Room
 from rooms.services import player_guest, room_create, seat_take
 from rooms.table_text import table_text
+from scoring import selectors as scoring_selectors
 from scoring.models import LedgerEntry
 
 ROOMS_LISTED = 50
@@ -250,7 +251,7 @@ def player_page(request, player_id: int):
         "profile": player,
         "total": total,
         "hands": sum(1 for entry in entries if entry.kind == LedgerEntry.Kind.HAND_SCORE),
-        "by_preset": _figures_by_preset(entries),
+        "by_preset": _figures_by_preset(entries, player),
         "chart": ledger_chart(running),
         "history": None,
     }
@@ -263,8 +264,10 @@ def player_page(request, player_id: int):
     return render(request, "rooms/player.html", context)
 
 
-def _figures_by_preset(entries) -> list[dict]:
-    """Points, hands and hands won per preset, in the order of the room form's presets."""
+def _figures_by_preset(entries, player: Player) -> list[dict]:
+    """Per preset, in the order of the room form's presets: points, hands and hands won;
+    average place, points per hand and each role's hands and outcomes; the skill rating
+    now and its chart (`scoring.selectors`)."""
     figures = {}
     for entry in entries:
         if not entry.preset:
@@ -274,8 +277,22 @@ def _figures_by_preset(entries) -> list[dict]:
         if entry.kind == LedgerEntry.Kind.HAND_SCORE:
             row["hands"] += 1
             row["wins"] += bool(entry.won)
-    return [{"preset": preset, "label": label, **figures[preset]}
-            for preset, label in PRESET_LABELS.items() if preset in figures]
+    stats = scoring_selectors.player_hand_stats(player=player)
+    ratings = scoring_selectors.rating_history(player=player)
+    roles = {"emperor": _("Emperor 皇帝"), "guard": _("Guard 保皇派"), "rebel": _("Rebel 造反派"), "solo": _("Solo 独")}
+    rows = []
+    for preset, label in PRESET_LABELS.items():
+        if preset not in figures:
+            continue
+        played = stats.get(preset, {})
+        series = ratings.get(preset, [])
+        rows.append({"preset": preset, "label": label, **figures[preset],
+                     "average_place": played.get("average_place"), "points_per_hand": played.get("points_per_hand"),
+                     "roles": [{"role": role, "label": roles[role], **counts}
+                               for role, counts in played.get("roles", {}).items() if counts["hands"]],
+                     "rating": round(series[-1], 1) if series else None,
+                     "rating_chart": ledger_chart([round(value, 2) for value in series]) if series else None})
+    return rows
 
 
 def ledger_kinds() -> dict:

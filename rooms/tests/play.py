@@ -1,8 +1,11 @@
 """Driving hands through the services in tests, the way clients and timers would."""
 
+from django.utils import timezone
+
 from baohuang import engine
-from rooms.models import Hand, Seat
-from rooms.services import hand_act, hand_act_for
+from rooms.models import Hand, Room, Seat
+from rooms.services import hand_act, hand_act_for, hand_start
+from scoring.services import hand_score
 
 
 def step(hand_id: int, action: dict | None = None):
@@ -31,3 +34,18 @@ def play_to_end(hand_id: int, *, limit: int = 5000) -> Hand:
 
 def actions_of(hand: Hand) -> list[dict]:
     return list(hand.events.order_by("version").values_list("action", flat=True))
+
+
+def finished_by_engine(room) -> Hand:
+    """Deal a hand and score it as `rooms.services` does at its end, the moves made by the
+    engine alone (playing every move through the services takes half a minute a hand)."""
+    hand = hand_start(room_id=room.pk)
+    state = hand.state
+    while engine.result(state) is None:
+        state, _ = engine.apply(state, engine.autoplay(state, engine.actors(state)[0]))
+    assert not engine.result(state)["void"]  # the fixed seeds deal no 黄庄
+    hand.state, hand.result, hand.ended, hand.scored, hand.phase = state, engine.result(state), timezone.now(), True, "ended"
+    hand.save()
+    Room.objects.filter(pk=room.pk).update(status=Room.Status.OPEN)
+    hand_score(hand=hand, scores=hand.result["scores"])
+    return hand

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from rooms.models import Room, Seat
 from rooms.services import hand_start, player_bot, player_guest, room_create, seat_take
-from rooms.tests.play import play_to_end
+from rooms.tests.play import finished_by_engine, play_to_end
 from rooms.views import ledger_chart
 from scoring.models import LedgerEntry
 from scoring.services import ledger_adjust
@@ -146,6 +146,40 @@ def test_ledger_chart_puts_zero_and_each_total_on_the_line():
     assert points[3][1] == 0.0 and points[2][1] == 100.0  # 7 is the top, -3 the bottom
     assert chart["zero"] == points[0][1]
     assert ledger_chart([]) is None
+
+
+def test_player_page_shows_places_roles_outcomes_and_the_rating_per_preset(client, full_table, players):
+    from scoring.models import Rating
+    from scoring.selectors import role_in, side_outcome
+
+    room = full_table("classic")
+    hands = [finished_by_engine(room) for _ in range(3)]
+    alice = players[0]
+
+    row = client.get(reverse("rooms:player", args=[alice.pk])).context["by_preset"][0]  # public: anyone sees it
+
+    places = [hand.result["places"].index(0) + 1 for hand in hands]
+    assert row["preset"] == "classic" and row["hands"] == 3
+    assert row["average_place"] == round(sum(places) / 3, 2)
+    assert row["points_per_hand"] == round(sum(hand.result["scores"][0] for hand in hands) / 3, 2)
+    expected = {}
+    for hand in hands:
+        counts = expected.setdefault(role_in(hand.result, 0), {"hands": 0, "win": 0, "draw": 0, "loss": 0})
+        counts["hands"] += 1
+        counts[side_outcome(hand.result, 0)] += 1
+    assert {r["role"]: {k: r[k] for k in ("hands", "win", "draw", "loss")} for r in row["roles"]} == expected
+    assert row["rating"] == round(Rating.objects.get(player=alice, preset="classic").ordinal, 1)
+    assert row["rating_chart"]["points"].count(",") == 4  # the start and one point per rated hand
+
+
+def test_roles_and_outcomes_of_a_seat():
+    from scoring.selectors import role_in, side_outcome
+
+    pair = {"emperor": 1, "guard": 3, "outcome": "lose"}
+    assert [role_in(pair, seat) for seat in range(5)] == ["rebel", "emperor", "rebel", "guard", "rebel"]
+    assert [side_outcome(pair, seat) for seat in range(5)] == ["win", "loss", "win", "loss", "win"]
+    for solo in ({"emperor": 2, "guard": None, "outcome": "draw"}, {"emperor": 2, "guard": 2, "outcome": "draw"}):
+        assert role_in(solo, 2) == "solo" and role_in(solo, 0) == "rebel" and side_outcome(solo, 0) == "draw"
 
 
 def test_leaderboard_ranks_by_points_and_leaves_bots_off(client, alice, bob):

@@ -5,31 +5,14 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from baohuang import engine
-from rooms.models import Room
 
 from rooms.services import hand_start, player_bot, room_create, room_dissolve, seat_take, trustee_set
-from rooms.tests.play import play_to_end
+from rooms.tests.play import finished_by_engine, play_to_end
 from scoring import skill
 from scoring.models import AppendOnly, Rating, RatingChange
-from scoring.services import hand_rate, hand_score, ratings_recompute, seat_won
+from scoring.services import hand_rate, ratings_recompute, seat_won
 
 PRESETS = ("classic", "lianzhong", "qingdao")
-
-
-def _finished(room):
-    """Deal a hand and score it as `rooms.services` does at its end, the moves made by the
-    engine alone (playing every move through the services takes half a minute a hand)."""
-    hand = hand_start(room_id=room.pk)
-    state = hand.state
-    while engine.result(state) is None:
-        state, _ = engine.apply(state, engine.autoplay(state, engine.actors(state)[0]))
-    assert not engine.result(state)["void"]  # the fixed seeds deal no 黄庄
-    hand.state, hand.result, hand.ended, hand.scored, hand.phase = state, engine.result(state), timezone.now(), True, "ended"
-    hand.save()
-    Room.objects.filter(pk=room.pk).update(status=Room.Status.OPEN)
-    hand_score(hand=hand, scores=hand.result["scores"])
-    return hand
 
 
 def _changes(hand):
@@ -38,7 +21,7 @@ def _changes(hand):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_rated_hand_moves_the_winners_up_and_the_losers_down(full_table, preset):
-    hand = _finished(full_table(preset))
+    hand = finished_by_engine(full_table(preset))
 
     changes = _changes(hand)
     assert sorted(changes) == [0, 1, 2, 3, 4]
@@ -67,8 +50,8 @@ def test_a_hand_played_to_its_end_is_rated_once(full_table):
 
 def test_the_next_hand_starts_from_the_stored_rating(full_table):
     room = full_table("classic")
-    first = _finished(room)
-    second = _finished(room)
+    first = finished_by_engine(room)
+    second = finished_by_engine(room)
 
     for seat, change in _changes(second).items():
         before = _changes(first)[seat]
@@ -79,8 +62,8 @@ def test_the_next_hand_starts_from_the_stored_rating(full_table):
 def test_recomputing_from_scratch_gives_the_stored_values(full_table):
     for preset in ("classic", "qingdao", "classic", "lianzhong"):
         room = full_table(preset)
-        _finished(room)
-        _finished(room)
+        finished_by_engine(room)
+        finished_by_engine(room)
         room_dissolve(room_id=room.pk)
     assert RatingChange.objects.count() == 40
 
@@ -90,8 +73,8 @@ def test_recomputing_from_scratch_gives_the_stored_values(full_table):
 
 def test_recomputing_finds_and_replaces_a_wrong_stored_value(full_table):
     room = full_table("lianzhong")
-    _finished(room)
-    _finished(room)
+    finished_by_engine(room)
+    finished_by_engine(room)
     right = list(RatingChange.objects.values_list("hand_id", "player_id", "mu", "sigma"))
     with connection.cursor() as cursor:  # as if the model's parameters had changed
         cursor.execute(f"UPDATE {RatingChange._meta.db_table} SET mu = mu + 1")
@@ -105,7 +88,7 @@ def test_recomputing_finds_and_replaces_a_wrong_stored_value(full_table):
 
 
 def test_a_rating_change_cannot_be_edited_or_deleted(full_table):
-    hand = _finished(full_table("classic"))
+    hand = finished_by_engine(full_table("classic"))
     change = RatingChange.objects.filter(hand=hand).first()
     change.mu = 99.0
     with pytest.raises(AppendOnly):
@@ -131,7 +114,7 @@ def test_a_hand_of_bots_only_is_not_rated(alice):
     room = room_create(creator=alice, name="bots", preset="classic")
     for index in range(5):
         seat_take(room_id=room.pk, player=player_bot(name=f"bot {index}"), index=index)
-    hand = _finished(room)
+    hand = finished_by_engine(room)
 
     assert hand.scored and not RatingChange.objects.exists()
     assert ratings_recompute() == (0, 0)
@@ -142,11 +125,10 @@ def test_bots_at_a_table_with_a_human_are_rated_as_their_own_entries(alice):
     seat_take(room_id=room.pk, player=alice, index=0)
     for index in range(1, 5):
         seat_take(room_id=room.pk, player=player_bot(name=f"bot {index}"), index=index)
-    hand = _finished(room)
+    hand = finished_by_engine(room)
 
     assert sorted(_changes(hand)) == [0, 1, 2, 3, 4]
     assert Rating.objects.filter(player__is_bot=True).count() == 4
-
 
 
 @pytest.mark.parametrize("guard, up", [(2, {2}), (None, {2}), (4, {2, 4})])
