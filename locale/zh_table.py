@@ -66,6 +66,8 @@ TABLE = {
     "The table moved on; here it is again.": "牌局已更新，请再看一下。",
     "Something went wrong on the server; nothing was changed.": "服务器出错了，什么都没有改变。",
     "This room does not allow spectators.": "这个房间不允许旁观。", "There is no such room.": "没有这个房间。",
+    "A moderator has banned you from this server.": "管理员已将你封禁。",
+    "A moderator has muted your chat for a while.": "管理员已暂时禁止你聊天。",
     "You already have a seat.": "你已经有座位了。", "The table is full.": "牌桌已满。", "That seat is taken.": "这个座位有人了。",
     "There is no such seat.": "没有这个座位。", "Wait for the hand to end.": "请等本局结束。",
     "The table needs five players.": "需要五个人才能开始。", "This room does not allow bots.": "这个房间不允许机器人。",

@@ -125,6 +125,8 @@ def _errors() -> dict:
         "server_error": _("Something went wrong on the server; nothing was changed."),
         "spectators_not_allowed": _("This room does not allow spectators."), "no_room": _("There is no such room."),
         "room_closed": _("This room has been dissolved."),
+        "banned": _("A moderator has banned you from this server."),
+        "muted": _("A moderator has muted your chat for a while."),
         # services
         "already_seated": _("You already have a seat."), "room_full": _("The table is full."),
         "seat_taken": _("That seat is taken."), "bad_seat": _("There is no such seat."),
