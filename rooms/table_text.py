@@ -24,7 +24,7 @@ def _bar() -> dict:
         "waitingAnswer": _("Waiting for the server's answer"),
         "backToLobby": _("Back to the lobby"), "tableLabel": _("Table"), "yourCards": _("Your cards"), "actions": _("Actions"),
         "handNumber": _("Hand %(n)s"), "spectating": _("Watching"), "scoreSheet": _("Score sheet"), "scoresShort": _("Scores"),
-        "mute": _("Sound off"), "muteShort": _("Mute"), "fourColours": _("Four-colour suits"), "fourColoursShort": _("4 colours"),
+        "mute": _("Sound off"), "fourColours": _("Four-colour suits"),
         "leave": _("Leave"), "turnTitle": _("Your turn!"),
     }
 

@@ -3,12 +3,14 @@
 //
 // Heartbeat: a `ping` every second; when nothing at all has been heard for 2 s the
 // connection is "stalled" (the page says 连接中断 and disables its buttons); after 6 s of
-// silence the socket is dropped and a new one is opened (back-off 0.5 s … 5 s).
+// silence the socket is dropped and a new one is opened (back-off 0.5 s … 5 s). Time the
+// page itself did not run (a starved machine, a background tab) is not counted as silence.
 
 const FATAL_CLOSES = new Set([4403, 4404, 4410]); // spectators_not_allowed, no_room, room_closed
 const PING_EVERY = 1000;
 const STALLED_AFTER = 2000;
 const DROP_AFTER = 6000;
+const CHECK_EVERY = PING_EVERY / 2;
 
 let counter = 0;
 export function newClientId(prefix = "c") {
@@ -47,10 +49,11 @@ export class Connection {
       this.retries = 0;
       this.everOpen = true;
       this.heard = Date.now();
+      this.lastCheck = this.heard;
       this.setStatus("online");
       this.hooks.onOpen();
       clearInterval(this.beat);
-      this.beat = setInterval(() => this.heartbeat(socket), PING_EVERY / 2);
+      this.beat = setInterval(() => this.heartbeat(socket), CHECK_EVERY);
     };
     socket.onmessage = (message) => {
       this.heard = Date.now();
@@ -76,7 +79,11 @@ export class Connection {
 
   heartbeat(socket) {
     if (this.socket !== socket || socket.readyState !== WebSocket.OPEN) return;
-    const quiet = Date.now() - this.heard;
+    const now = Date.now();
+    const asleep = now - this.lastCheck - CHECK_EVERY;
+    if (asleep > CHECK_EVERY) this.heard += asleep; // the page did not run: frames may be waiting unread
+    this.lastCheck = now;
+    const quiet = now - this.heard;
     if (quiet >= DROP_AFTER) {
       this.drop();
       return;

@@ -196,7 +196,7 @@ BUTTONS_JS = """() => {
   const q = (s) => document.querySelector(s) !== null;
   return {phase: t.phase, version: t.version, myTurn: t.myTurn === "1", running: t.running === "1",
           error: t.error || "", call: q("#prompt [data-action=call]"), accept: q("#prompt [data-action=accept]"),
-          pass: q("#controls [data-action=pass]"), hint: q("#controls [data-action=hint]")};
+          pass: q("#controls [data-action=pass]"), hint: q("#controls [data-action=hint]:not([disabled])")};
 }"""
 
 TABLE_JS = """() => {

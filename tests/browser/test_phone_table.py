@@ -30,7 +30,7 @@ FITS_JS = """() => {
           bar: document.querySelector(".table-bar").getBoundingClientRect().height,
           cards: document.querySelectorAll("#hand .card").length,
           outside: [...out("#hand .card .face"), ...out("#top-set"), ...out("#controls button"), ...out("#prompt button"),
-                    ...out(".seat")]};
+                    ...out(".seat"), ...out(".table-bar button"), ...out(".table-bar summary")]};
 }"""
 
 # Each marked card's stamp must be the topmost element at its own centre.
@@ -103,3 +103,325 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
         rows = human.page.locator("#hand .hand-row").count()
         assert rows <= 2, f"{name}: the 44-card hand takes {rows} rows"
     assert not [line for line in human.console if line.startswith("pageerror")]
+
+
+def start_with_bots(browser, server, seats_to_close, preset: str, *, name="阿强81", timers=120, pause=0.0,
+                    viewport=PHONE, before=None) -> Seat:
+    human = Seat(browser, server.url, name, viewport=viewport)
+    seats_to_close.append(human)
+    if before is not None:
+        before(human)
+    human.become_guest()
+    human.create_room(preset, bots=4, pause=pause, timers=timers)
+    human.click("[data-action=start]")
+    expect(human.page.locator("#table")).to_have_attribute("data-running", "1")
+    return human
+
+
+def room_of(human: Seat) -> int:
+    return human.page.evaluate("() => JSON.parse(document.getElementById('table-config').textContent).room")
+
+
+def selected(human: Seat) -> list[str]:
+    return human.page.eval_on_selector_all("#hand .card.selected", "nodes => nodes.map((n) => n.dataset.key)")
+
+
+def strip_centre(human: Seat, index: int) -> tuple[float, float]:
+    box = human.page.locator("#hand button.card").nth(index).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+class Wire:
+    """The page's socket through a switch. `cut()` is a dead network: every socket open
+    now stays silent for good (frames dropped both ways, nothing closed), as do sockets
+    opened while cut; after `mend()` new sockets get through. Frames that got through up
+    are kept in `sent`."""
+
+    def __init__(self, page):
+        self.cut_off = False
+        self.live: list[dict] = []
+        self.sent: list[str] = []
+        page.route_web_socket("**/ws/rooms/**", self.route)
+
+    def route(self, ws):
+        server = ws.connect_to_server()
+        line = {"dead": self.cut_off}
+        self.live.append(line)
+
+        def up(message):
+            if not line["dead"]:
+                self.sent.append(message)
+                server.send(message)
+
+        def down(message):
+            if not line["dead"]:
+                ws.send(message)
+
+        ws.on_message(up)
+        server.on_message(down)
+
+    def cut(self):
+        self.cut_off = True
+        for line in self.live:
+            line["dead"] = True
+
+    def mend(self):
+        self.cut_off = False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_swipe_select_pass_when_nothing_beats_auto_play_and_a_cut_network(browser, server, bot_worker, seats_to_close):
+    """On a phone: drag across cards selects the run (and back unselects it), a tap toggles,
+    重选 clears; with no play that beats the top set the bar offers 要不起; 托管 shows its
+    banner and 取消托管 ends it; a cut network shows 连接中断 with the buttons disabled, and
+    the action sent into the cut is re-sent once, with its client_id, after the reconnect."""
+    from rooms.models import HandEvent
+
+    wires = {}
+    human = start_with_bots(browser, server, seats_to_close, "qingdao",
+                            before=lambda seat: wires.setdefault("wire", Wire(seat.page)))
+    wire = wires["wire"]
+    page = human.page
+
+    # Swipe with the mouse from the 1st card to the 6th: six selected; back from the 6th
+    # (selected) to the 4th unselects those three; a tap toggles one; 重选 clears.
+    keys = page.eval_on_selector_all("#hand button.card", "nodes => nodes.map((n) => n.dataset.key)")
+    page.mouse.move(*strip_centre(human, 0))
+    page.mouse.down()
+    for index in range(1, 6):
+        page.mouse.move(*strip_centre(human, index), steps=3)
+    page.mouse.up()
+    assert selected(human) == keys[:6]
+    page.mouse.move(*strip_centre(human, 5))
+    page.mouse.down()
+    page.mouse.move(*strip_centre(human, 3), steps=4)
+    page.mouse.up()
+    assert selected(human) == keys[:3]
+    page.locator("#hand button.card").nth(8).click()
+    assert selected(human) == keys[:3] + [keys[8]]
+    human.screenshot("swipe-selected-phone")
+    human.click("#controls [data-action=clear]")
+    assert selected(human) == []
+
+    # The same with a finger (touch events through the browser's input layer).
+    cdp = human.context.new_cdp_session(page)
+    x0, y0 = strip_centre(human, 10)
+    points = [strip_centre(human, index) for index in range(10, 14)]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for x, y in points[1:]:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(page.locator("#hand .card.selected")).to_have_count(4)
+    assert selected(human) == keys[10:14]
+    human.click("#controls [data-action=clear]")
+
+    # 要不起: following a set with no hint left, 过 becomes 要不起 and 出牌 / 提示 stay, disabled.
+    game = Game([human], rng=random.Random(8), name="qingdao")
+    wait_for_my_follow(human, game)
+    page.evaluate("() => { const {store, render} = window.bhTable; store.hand.view.hints = []; render(); }")
+    expect(page.locator("#table")).to_have_attribute("data-cannot-beat", "1")
+    assert page.title().startswith("轮到你了")  # the tab says it is your turn
+    expect(page.locator("#controls [data-action=pass]")).to_have_text("要不起")
+    expect(page.locator("#controls [data-action=play]")).to_be_disabled()
+    expect(page.locator("#controls [data-action=hint]")).to_be_disabled()
+    expect(page.locator("#turn-note")).to_have_text("没有大过桌上的牌。")
+    human.screenshot("cannot-beat-phone")
+    version = int(human.version())
+    human.click("#controls [data-action=pass]")
+    page.wait_for_function("(v) => window.bhTable.store.hand.version > v", arg=version)
+    seat = page.evaluate("() => window.bhTable.store.you.seat")
+    passed = HandEvent.objects.get(hand__room_id=room_of(human), version=version + 1)
+    assert (passed.seat, passed.action["type"]) == (seat, "pass")
+
+    # 托管 on: the banner says so, with 取消托管 and the dissolve warning; one tap ends it.
+    human.click("#controls [data-action=trustee]")
+    banner = page.locator("#trustee-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("房间就会解散")
+    human.screenshot("trustee-banner-phone")
+    human.click("#trustee-banner [data-action=trustee-off]")
+    expect(banner).to_have_count(0)
+    expect(page.locator(".seat.me .badge.trustee")).to_have_count(0)
+
+    # A cut network: within the heartbeat's 2 s the page says so and disables the buttons;
+    # an action sent into the cut is re-sent once after the reconnect and applied once.
+    wait_for_my_follow(human, game)
+    expect(page.locator("#controls [data-action=pass]")).to_be_enabled()
+    wire.cut()
+    human.click("#controls [data-action=pass]")
+    pending = page.evaluate("() => window.bhTable.store.pending.client_id")
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator("#conn")).to_have_text("连接中断")
+    expect(page.locator("#controls [data-action=pass]")).to_be_disabled()
+    assert page.get_attribute("#controls [data-action=pass]", "title")  # the reason, on the button
+    human.screenshot("offline-banner-phone")
+    wire.mend()
+    expect(page.locator("#table")).to_have_attribute("data-conn", "online", timeout=20000)
+    expect(page.locator("#offline-banner")).to_have_count(0)
+    page.wait_for_function("() => window.bhTable.store.pending === null")
+    resent = [frame for frame in wire.sent if pending in frame]
+    assert len(resent) == 1, resent  # the first copy went into the cut; the re-send got through
+    assert HandEvent.objects.filter(client_id=pending).count() == 1
+    assert not [line for line in human.console if line.startswith("pageerror")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seizing_the_throne_asks_first_in_a_dialog(browser, server, bot_worker, seats_to_close):
+    """While a bot thinks over its bid, 抢庄 is offered: the tap opens a dialog; 取消 sends
+    nothing, 确定 makes the seat emperor."""
+    human = start_with_bots(browser, server, seats_to_close, "classic", pause=10)
+    page = human.page
+    seize = page.locator("#prompt [data-action=seize]")
+    decline = page.locator("#prompt [data-action=decline]")
+    expect(seize.or_(decline)).to_be_visible()
+    if not seize.is_visible() or human.my_turn():  # the human holds the crown: pass it on first
+        decline.click()
+    expect(seize).to_be_visible()
+    assert not human.my_turn()
+    version = human.version()
+    seize.click()
+    dialog = page.locator("#confirm")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("抢庄")
+    human.screenshot("seize-confirm-phone")
+    page.click("#confirm-no")
+    expect(dialog).to_be_hidden()
+    assert human.version() == version
+    assert not [line for line in human.console if line.startswith("ws> ") and '"seize"' in line]
+    seize.click()
+    page.click("#confirm-yes")
+    # The sound toggle is remembered by this browser.
+    page.click("#mute-button")
+    expect(page.locator("#mute-button")).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function("() => window.bhTable.store.hand.view.roles.emperor === window.bhTable.store.you.seat")
+    expect(page.locator(".seat.me .badge.emperor")).to_be_visible()
+    page.reload()
+    human.wait_connected()
+    expect(page.locator("#mute-button")).to_have_attribute("aria-pressed", "true")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_timed_out_seat_warns_then_plays_on_auto_and_the_dissolved_room_names_everyone(
+        browser, server, bot_worker, seats_to_close):
+    """The human never moves: its countdown turns into a warning in the last 5 s, the
+    timeout puts it under 托管 with the banner, the hand ends with it still there and the
+    room dissolves — the score sheet names all five players and leads back to the lobby."""
+    human = start_with_bots(browser, server, seats_to_close, "lianzhong", timers=6)
+    page = human.page
+    expect(page.locator(".seat.me.turn.urgent .timer")).to_be_visible(timeout=30000)
+    human.screenshot("last-seconds-phone")
+    expect(page.locator("#trustee-banner")).to_be_visible(timeout=30000)
+    expect(page.locator("#trustee-banner [data-action=trustee-off]")).to_be_visible()
+    expect(page.locator("#trustee-banner")).to_contain_text("房间就会解散")
+    sheet = page.locator("#score-sheet")
+    expect(sheet).to_be_visible(timeout=120000)
+    expect(page.locator("#score-sheet .dissolved")).to_be_visible()
+    names = page.eval_on_selector_all("#score-sheet td.player", "cells => cells.map((c) => c.textContent)")
+    assert len(names) == 5 and "阿强81" in names and not [name for name in names if name.startswith("#")], names
+    human.screenshot("dissolved-score-sheet-phone")
+    page.click("#score-sheet [data-action=lobby]")
+    page.wait_for_url(server.url + "/")
+
+
+# The page's visible words, less what people typed (names, chat) and the card pictures
+# (aria-hidden), and the language switch (it names the other language in its own words,
+# marked with `lang`): with the names cut out of every sentence that holds one.
+WORDS_JS = """() => {
+  const store = window.bhTable.store;
+  const names = [...new Set([...store.names, ...store.seats.map((s) => s.player && s.player.name)].filter(Boolean))]
+    .sort((a, b) => b.length - a.length);
+  const skip = ".room-name, .chat, [aria-hidden=true], body [lang], script, style";
+  const words = [];
+  const add = (text) => { for (const name of names) text = text.split(name).join(" "); if (text.trim()) words.push(text.trim()); };
+  const walk = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) { add(node.textContent); return; }
+    if (node.nodeType !== Node.ELEMENT_NODE || node.matches(skip)) return;
+    if (!node.checkVisibility()) return;
+    for (const attr of ["aria-label", "title", "placeholder"]) if (node.getAttribute(attr)) add(node.getAttribute(attr));
+    node.childNodes.forEach(walk);
+  };
+  walk(document.body);
+  return words;
+}"""
+HAN = "[\u3400-\u9fff]"
+NOTATION = r"\b(?:10|[2-9TJQKA])[SHCD]\*?(?![a-z])|\b[SB]J\*?\b"
+
+
+def english_words_leak(human: Seat) -> list[str]:
+    import re
+
+    return [text for text in human.page.evaluate(WORDS_JS) if re.search(HAN, text)]
+
+
+def chinese_page_leaks(human: Seat) -> list[str]:
+    import re
+
+    return [text for text in human.page.evaluate(WORDS_JS)
+            if re.search(NOTATION, text) or re.search(r"[A-Za-z]{3,}", text)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_worker, seats_to_close):
+    """A whole hand in English: no Chinese word on the page at any move, the score sheet
+    included (names aside). Then the switch: the same table in Chinese shows no English
+    and no card notation."""
+    def english(seat):
+        seat.page.goto(server.url + "/")
+        seat.page.click("#language-button, form.lang button")
+
+    human = start_with_bots(browser, server, seats_to_close, "qingdao", name="alice", before=english)
+    page = human.page
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    seen = []
+
+    def check(_moves):
+        leaks = english_words_leak(human)
+        assert not leaks, f"Chinese on the English page: {leaks}"
+        seen.append(page.get_attribute("#table", "data-phase"))
+
+    game = Game([human], rng=random.Random(2), name="english", on_move=check)
+    check(0)
+    from tests.browser.driver import play_games
+
+    play_games([game], timeout=240)
+    expect(page.locator("#score-sheet")).to_be_visible()
+    expect(page.locator("#room-ledger tr").first).to_be_visible()
+    check(-1)
+    human.screenshot("english-score-sheet-phone")
+    assert "playing" in seen
+
+    page.click("#score-sheet [data-action=close-sheet]")
+    page.click("#language-button")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
+    human.wait_connected()
+    expect(page.locator("#score-sheet")).to_be_visible()  # the latest hand's sheet, on arrival
+    expect(page.locator("#room-ledger tr").first).to_be_visible()
+    human.screenshot("chinese-score-sheet-phone")
+    leaks = chinese_page_leaks(human)
+    assert not leaks, f"English or card notation on the Chinese page: {leaks}"
+
+
+def axe_violations(page) -> list[dict]:
+    from pathlib import Path
+
+    page.add_script_tag(path=str(Path(__file__).parent / "vendor" / "axe.min.js"))
+    result = page.evaluate("""() => axe.run(document, {runOnly: ["wcag2a", "wcag2aa", "best-practice"]})""")
+    return [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result["violations"]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_lobby_and_table_pass_the_accessibility_check(browser, server, bot_worker, seats_to_close):
+    """axe-core 4.10.3 (vendored in tests/browser/vendor/, MPL-2.0): WCAG 2 A/AA and best
+    practices, on the lobby before and after signing in, and on the table mid-hand."""
+    visitor = Seat(browser, server.url, "visitor", viewport=PHONE)
+    seats_to_close.append(visitor)
+    visitor.open_lobby()
+    assert axe_violations(visitor.page) == []
+    human = start_with_bots(browser, server, seats_to_close, "classic")
+    human.open_lobby()
+    assert axe_violations(human.page) == []
+    human.page.go_back()
+    human.wait_connected()
+    game = Game([human], rng=random.Random(4), name="axe")
+    wait_for_my_follow(human, game)
+    assert axe_violations(human.page) == []
