@@ -8,6 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from zh_history import TABLE as HISTORY  # rules pages, replays, round log, 记牌器, explained scores
 from zh_table import TABLE  # the table page's texts (rooms/table_text.py)
 
 ZH = {
@@ -44,6 +45,7 @@ ZH = {
 }
 
 ZH.update(TABLE)
+ZH.update(HISTORY)
 
 PO = Path(__file__).resolve().parent / "zh_Hans" / "LC_MESSAGES" / "django.po"
 

@@ -34,6 +34,16 @@ def may_watch(*, room: Room, user, hand: Hand | None = None) -> bool:
     return Seat.objects.filter(room=room, player=user).exists()
 
 
+def record_visible(hand: Hand, user) -> bool:
+    """An ended hand's full record and replay: its players and staff, or everyone if the
+    room keeps public records (option `public_records`). A running hand has none."""
+    if hand.running:
+        return False
+    if hand.room.options.get("public_records", False):
+        return True
+    return bool(user is not None and user.is_authenticated and (user.is_staff or user.pk in hand.players))
+
+
 def seat_of_player(*, room: Room, player) -> Seat | None:
     """The seat the player plays in this room (also while it plays on under 托管 after leaving)."""
     return Seat.objects.filter(room=room, player=player).first()

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from rooms import views
+from rooms import replays, rules, views
 
 app_name = "rooms"
 
@@ -21,6 +21,9 @@ urlpatterns = [
     path("rooms/<int:room_id>/ledger/", views.room_ledger, name="room_ledger"),
     path("players/<int:player_id>/", views.player_page, name="player"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("hands/<int:hand_id>/", replays.hand_replay_page, name="hand_replay"),
+    path("rules/", rules.rules_index, name="rules"),
+    path("rules/<str:preset>/", rules.rules_preset, name="rules_preset"),
     # Django's set_language: the English / 中文 switch posts here (name "set_language").
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -18,7 +18,7 @@ from api.errors import Conflict
 from api.views.common import ERROR, HAND_BRIEF, ID, PRIVATE, THROTTLED, parse_query
 from baohuang import engine
 from rooms.models import Hand, HandEvent, Player
-from rooms.selectors import may_watch
+from rooms.selectors import may_watch, record_visible
 
 
 def _seat_players(hand: Hand) -> list[dict]:
@@ -27,15 +27,6 @@ def _seat_players(hand: Hand) -> list[dict]:
         "id", "display_name", "username", "is_bot")
     by_id = {player.pk: {"id": player.pk, "display_name": str(player), "is_bot": player.is_bot} for player in players}
     return [{"seat": seat, "player": by_id.get(pk)} for seat, pk in enumerate(hand.players)]
-
-
-def record_visible(hand: Hand, user) -> bool:
-    """An ended hand's full record: its players and staff, or everyone if the room says so."""
-    if hand.running:
-        return False
-    if hand.room.options.get("public_records", False):
-        return True
-    return bool(user.is_authenticated and (user.is_staff or user.pk in hand.players))
 
 
 def _watched_hand(view: APIView, request, pk: int, *fields: str) -> Hand:
