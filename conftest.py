@@ -13,6 +13,14 @@ def _player(name):
     return player_guest(nickname=name)
 
 
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    """Rate-limit and throttle counters start at zero in every test (this process's cache)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def alice(db):
     return _player("alice")

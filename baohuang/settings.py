@@ -9,6 +9,7 @@ Production needs at least: DEBUG=0, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, RED
 
 import ipaddress
 import os
+import re
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -56,6 +57,16 @@ def envnetworks(name: str, default: str) -> list:
         return [ipaddress.ip_network(item, strict=False) for item in envlist(name, default)]
     except ValueError as error:
         raise ImproperlyConfigured(f"{name}: {error}") from None
+
+
+def envrate(name: str, default: str) -> str | None:
+    """A rate like "20/h" or "10/30s" (count/period, period s, m, h or d); "off" is None."""
+    value = os.environ.get(name, default).strip().lower()
+    if value == "off":
+        return None
+    if not re.fullmatch(r"[1-9]\d*/\d*[smhd]", value):
+        raise ImproperlyConfigured(f"{name}={value!r}: expected count/period like 20/h or 10/30s, or off")
+    return value
 
 
 def envredis(name: str, default: str) -> str:
@@ -244,6 +255,16 @@ if CACHE_URL:
         }
     }
 
+# Rate limits (baohuang/limits.py), "count/period" with period s, m, h or d ("10/30s"), or "off".
+LIMITS = {
+    "guests": envrate("LIMIT_GUESTS", "20/h"),  # new guest players per client address
+    "rooms": envrate("LIMIT_ROOMS", "20/h"),  # new rooms per client address
+    "chat": envrate("LIMIT_CHAT", "10/10s"),  # chat lines per player, all sockets together
+}
+RATELIMIT_USE_CACHE = "default"
+# Seats one (human) player may hold at once across rooms not dissolved.
+SEATS_PER_PLAYER = envint("SEATS_PER_PLAYER", "3", low=1, high=100)
+
 # A socket counts as live this long after its last heartbeat (sent every third of it);
 # seats shown online with no live socket (their server process died) go offline at the
 # next presence sweep (rooms/presence.py).
@@ -271,8 +292,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonymousThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("API_ANON_RATE", "120/min")},
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonymousThrottle", "api.throttles.SignedInThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("API_ANON_RATE", "120/min"),
+                               "user": os.environ.get("API_USER_RATE", "600/min")},
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pages",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": [

@@ -9,6 +9,7 @@ import secrets
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,6 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from api.leaderboard import ORDERS, PERIODS, board, period_start
+from baohuang import limits
+from baohuang.clients import request_address
 from rooms import quickstart, selectors
 from rooms.errors import ServiceError
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
@@ -75,10 +78,22 @@ def _default_room_name(request) -> str:
     return ""
 
 
+def _too_many(request, limit: str):
+    """The lobby with an error (429) when this client address is past `limit`, else None."""
+    if not limits.over(limit, request_address(request)):
+        return None
+    messages.error(request, _("Too many at once from your address: wait a while and try again."))
+    response = lobby(request)
+    response.status_code = 429
+    return response
+
+
 @require_POST
 def guest(request):
     """Become a guest player (游客) with a nickname, logged in for this browser."""
     form = GuestForm(request.POST)
+    if form.is_valid() and (refused := _too_many(request, "guests")) is not None:
+        return refused
     if form.is_valid():
         try:
             player = player_guest(nickname=form.cleaned_data["nickname"])
@@ -104,12 +119,15 @@ def room_new(request):
             "guest_form": GuestForm(), "room_form": form,
             "rooms": [],
         }, status=400)
+    if (refused := _too_many(request, "rooms")) is not None:
+        return refused
     try:
-        room = room_create(creator=request.user, name=form.cleaned_data["name"],
-                           preset=form.cleaned_data["preset"], options=form.options())
-        seat_take(room_id=room.pk, player=request.user)
-        for _count in range(form.cleaned_data.get("bots") or 0):
-            _add_bot(room, request.user)
+        with transaction.atomic():  # a creator who may not sit down leaves no empty room behind
+            room = room_create(creator=request.user, name=form.cleaned_data["name"],
+                               preset=form.cleaned_data["preset"], options=form.options())
+            seat_take(room_id=room.pk, player=request.user)
+            for _count in range(form.cleaned_data.get("bots") or 0):
+                _add_bot(room, request.user)
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("rooms:lobby")

@@ -4,7 +4,6 @@ from datetime import datetime, timezone as tz
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -17,9 +16,8 @@ from scoring.models import LedgerEntry
 
 @pytest.fixture(autouse=True)
 def api_only_urls(settings):
-    """Only the API's URLs (mounted at /api/ as in production), and fresh throttle counters."""
+    """Only the API's URLs (mounted at /api/ as in production)."""
     settings.ROOT_URLCONF = "api.tests.urls"
-    cache.clear()
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Anonymous clients are throttled; logged-in players and token scripts are not."""
+"""Anonymous clients are throttled per address; logged-in players and token scripts per account, at a higher rate."""
 
 import pytest
 from rest_framework.authtoken.models import Token
@@ -17,18 +17,26 @@ def test_an_anonymous_client_is_throttled_past_the_rate(api, db, three_a_minute)
     assert response.json()["code"] == "throttled" and int(response["Retry-After"]) > 0
 
 
-def test_a_token_client_is_not_throttled(api, alice, three_a_minute):
+@pytest.fixture
+def five_a_minute_signed_in(settings, three_a_minute):
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "user": "5/min"}}
+
+
+def test_a_token_client_is_throttled_at_its_own_rate(api, alice, bob, five_a_minute_signed_in):
     token = Token.objects.create(user=alice).key
 
-    statuses = {api.get("/api/rooms/", HTTP_AUTHORIZATION=f"Token {token}").status_code for _ in range(6)}
+    statuses = [api.get("/api/rooms/", HTTP_AUTHORIZATION=f"Token {token}").status_code for _ in range(6)]
+    other = api.get("/api/rooms/", HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=bob).key}")
 
-    assert statuses == {200}
+    assert statuses == [200] * 5 + [429]
+    assert other.status_code == 200  # per account, not per address
 
 
-def test_a_logged_in_player_is_not_throttled(api, alice, three_a_minute):
+def test_a_logged_in_player_is_throttled_per_account_not_as_anonymous(api, alice, five_a_minute_signed_in):
     api.force_login(alice)
 
-    assert {api.get("/api/leaderboard/").status_code for _ in range(6)} == {200}
+    assert [api.get("/api/leaderboard/").status_code for _ in range(6)] == [200] * 5 + [429]
 
 
 def test_with_a_shared_cache_every_process_counts_the_same_client(api, db, three_a_minute, settings):

@@ -7,7 +7,7 @@ from api import serializers as s
 ERROR = s.ErrorSerializer
 # Path ids are positive 64-bit integers (a negative or non-numeric id matches no URL at all).
 ID = OpenApiParameter("id", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, OpenApiParameter.PATH)
-THROTTLED = {429: OpenApiResponse(ERROR, description="anonymous client throttled")}
+THROTTLED = {429: OpenApiResponse(ERROR, description="throttled: too many requests from this address or account")}
 NOT_FOUND = {404: ERROR, **THROTTLED}
 PRIVATE = {401: ERROR, 403: ERROR, 404: ERROR, **THROTTLED}
 

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from baohuang import limits
 from rooms import notify, telemetry
 from rooms.errors import ServiceError
 from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
@@ -46,6 +47,7 @@ def seat_take(*, room_id: int, player: Player, index: int | None = None) -> Seat
     seats = table(room)
     if any(seat.player_id == player.pk for seat in seats):
         raise ServiceError("already_seated", "You already have a seat in this room.")
+    _check_seats_held(player)
     if index is None:
         free = [seat for seat in seats if seat.player_id is None]
         if not free:
@@ -61,6 +63,17 @@ def seat_take(*, room_id: int, player: Player, index: int | None = None) -> Seat
     seat.save(update_fields=["player"])
     notify.room_changed(room_id=room.pk, change="seats", seat=seat.index, player=player.pk, what="taken")
     return seat
+
+
+def _check_seats_held(player: Player) -> None:
+    """A person plays at most SEATS_PER_PLAYER tables at once (bots sit anywhere): one
+    guest sitting in sixty rooms would hold up sixty tables."""
+    limit = settings.SEATS_PER_PLAYER
+    if player.is_bot:
+        return
+    held = Seat.objects.filter(player=player, left=False).exclude(room__status=Room.Status.DISSOLVED).count()
+    if held >= limit:
+        raise ServiceError("too_many_seats", f"You already sit at {held} tables (at most {limit}): leave one first.")
 
 
 def _leave(room: Room, seat: Seat, *, kicked: bool, note: str) -> None:
@@ -181,6 +194,8 @@ def chat_say(*, room_id: int, player: Player, text: str, phrase: str | None = No
     until = moderation.muted_until(player.pk)
     if until is not None:
         raise ServiceError("muted", f"A moderator muted your chat until {until:%Y-%m-%d %H:%M} UTC.")
+    if limits.over("chat", str(player.pk)):  # one count for all the player's sockets
+        raise ServiceError("chat_too_fast", "You are chatting too fast: wait a few seconds.")
     seat = Seat.objects.filter(room=room, player=player, left=False).values_list("index", flat=True).first()
     message = ChatMessage.objects.create(room=room, player=player, seat=seat, text=text, phrase=phrase or "")
     notify.chat_said(room_id=room.pk, record=chat_record(message))

@@ -456,7 +456,8 @@ async def test_chat_text_and_quick_phrases_reach_the_room(table):
     await close_all(clients, watcher)
 
 
-async def test_chat_is_stored_and_every_snapshot_repeats_the_latest_lines(table, frank):
+async def test_chat_is_stored_and_every_snapshot_repeats_the_latest_lines(table, frank, settings):
+    settings.LIMITS = {**settings.LIMITS, "chat": None}  # more lines than the chat limit allows
     room, sessions = table
     alice = await joined(room, sessions[0])
     watcher_player, watcher_session = frank
