@@ -7,10 +7,14 @@ frame (with the frame's `client_id` when one could be read) and changes nothing.
 a move is legal, whose turn it is or which seat it names is for the services to say.
 """
 
-import json
 from dataclasses import dataclass, field
 
+import orjson
+
+from rooms import names
+
 MAX_FRAME = 4096  # bytes of UTF-8 per client frame
+MAX_DEPTH = 8  # nested objects and arrays: a real frame needs 3 ({"action": {"cards": …}})
 CLIENT_ID_MAX = 64
 CHAT_MAX = 200
 
@@ -67,12 +71,31 @@ def _json_object(text_data: str | None) -> dict:
     if len(text_data) > MAX_FRAME or len(text_data.encode("utf-8")) > MAX_FRAME:
         raise BadInput("too_large", f"A frame holds at most {MAX_FRAME} bytes.", params={"max": MAX_FRAME})
     try:
-        message = json.loads(text_data)
-    except ValueError:
-        raise BadInput("bad_json", "That frame is not valid JSON.") from None
+        # orjson refuses what the rest could not carry: lone surrogates (`"\ud800"`), NaN and
+        # infinities; integers past 64 bits become floats, which no whole-number field takes.
+        message = orjson.loads(text_data)
+    except orjson.JSONDecodeError:
+        raise BadInput("bad_json", "That frame is not valid JSON (UTF-8 text, no lone surrogates).") from None
     if not isinstance(message, dict):
         raise BadInput("bad_json", "A frame is a JSON object like {\"type\": \"ping\"}.")
+    if _depth(message) > MAX_DEPTH:
+        raise BadInput("bad_json", f"A frame nests objects and arrays at most {MAX_DEPTH} deep.")
     return message
+
+
+def _depth(value) -> int:
+    """How deeply `value` nests objects and arrays (iteratively: no recursion limit to hit)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 # -- fields --------------------------------------------------------------------------------
@@ -94,8 +117,8 @@ def _client_id(message: dict, *, required: bool) -> str | None:
     value = message.get("client_id")
     if value is None and not required:
         return None
-    if not isinstance(value, str) or not 1 <= len(value) <= CLIENT_ID_MAX:
-        raise BadInput("bad_field", f"`client_id` must be a string of 1 to {CLIENT_ID_MAX} characters.",
+    if not isinstance(value, str) or not 1 <= len(value) <= CLIENT_ID_MAX or names.has_controls(value):
+        raise BadInput("bad_field", f"`client_id` must be a string of 1 to {CLIENT_ID_MAX} printable characters.",
                        params={"field": "client_id", "low": 1, "high": CLIENT_ID_MAX})
     return value
 
@@ -142,6 +165,8 @@ def _chat(message: dict) -> dict:
     if not 1 <= len(text) <= CHAT_MAX:
         raise BadInput("bad_field", f"A chat message has 1 to {CHAT_MAX} characters.",
                        params={"field": "text", "low": 1, "high": CHAT_MAX})
+    if (refusal := names.chat_refusal(text)) is not None:  # NUL, bidi overrides, other controls
+        raise BadInput("bad_text", refusal, params={"field": "text"})
     return {"text": text, "phrase": None}
 
 

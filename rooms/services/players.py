@@ -4,7 +4,9 @@ import secrets
 import unicodedata
 
 from django.db import transaction
+from django.db.models import Q
 
+from rooms import names
 from rooms.errors import ServiceError
 from rooms.models import Player
 
@@ -17,9 +19,22 @@ def _clean_nickname(nickname: str) -> str:
         raise ServiceError("bad_nickname", "Choose a nickname.")
     if len(nickname) > NICKNAME_MAX:
         raise ServiceError("bad_nickname", f"A nickname has at most {NICKNAME_MAX} characters.")
-    if any(unicodedata.category(char).startswith("C") for char in nickname):
-        raise ServiceError("bad_nickname", "A nickname cannot hold control characters.")
+    if names.has_controls(nickname):
+        raise ServiceError("bad_nickname", "A nickname cannot hold control or direction characters.")
     return nickname
+
+
+def _check_guest_nickname(nickname: str) -> None:
+    """What a person may not call themself (rooms.names): reserved words, look-alike
+    alphabets mixed, a look-alike of an existing player's name."""
+    if names.reserved(nickname):
+        raise ServiceError("reserved_nickname", "That nickname is reserved: choose another.")
+    if names.mixed_scripts(nickname):
+        raise ServiceError("bad_nickname", "A nickname cannot mix look-alike alphabets (such as Latin and Cyrillic).")
+    looks = names.skeleton(nickname)
+    if looks != unicodedata.normalize("NFKC", nickname).casefold() and Player.objects.filter(
+            Q(display_name__iexact=looks) | Q(username__iexact=looks)).exists():
+        raise ServiceError("bad_nickname", "That nickname looks like another player's: choose another.")
 
 
 def _new_player(*, prefix: str, display_name: str, is_bot: bool) -> Player:
@@ -33,7 +48,9 @@ def _new_player(*, prefix: str, display_name: str, is_bot: bool) -> Player:
 @transaction.atomic
 def player_guest(*, nickname: str) -> Player:
     """A guest: a Player with a nickname and no password."""
-    return _new_player(prefix="guest", display_name=_clean_nickname(nickname), is_bot=False)
+    nickname = _clean_nickname(nickname)
+    _check_guest_nickname(nickname)
+    return _new_player(prefix="guest", display_name=nickname, is_bot=False)
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from baohuang import limits
-from rooms import notify, telemetry
+from rooms import names, notify, telemetry
 from rooms.errors import ServiceError
 from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
 from rooms.options import clean_options
@@ -27,6 +27,8 @@ def room_create(*, creator: Player, name: str, preset: str, options: dict | None
     name = " ".join(str(name or "").split())
     if not name or len(name) > NAME_MAX:
         raise ServiceError("bad_name", f"A room name has 1 to {NAME_MAX} characters.")
+    if names.has_controls(name):
+        raise ServiceError("bad_name", "A room name cannot hold control or direction characters.")
     if preset not in Preset.values:
         raise ServiceError("bad_preset", f"Unknown preset {preset!r}: choose one of {', '.join(Preset.values)}.")
     room = Room.objects.create(name=name, preset=preset, options=clean_options(options), creator=creator,
