@@ -143,7 +143,8 @@ class Socket:
         import websockets
 
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
-        self.ws = await websockets.connect(self.url, origin="http://127.0.0.1", additional_headers=headers,
+        origin = "http" + self.url.removeprefix("ws").split("/ws/")[0]  # the server's own page
+        self.ws = await websockets.connect(self.url, origin=origin, additional_headers=headers,
                                            max_size=2**22)
         self.reader = asyncio.create_task(self.read())
 

@@ -133,11 +133,41 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     # -- frames from the client ----------------------------------------------------------
 
+    async def __call__(self, scope, receive, send):
+        """Take the client's frames off the connection as they arrive, each stamped with
+        its arrival time: the rate limit counts arrivals, not the moments a busy consumer
+        gets round to them (a lag must not turn a steady 18/s into a burst of 21)."""
+        arrived: asyncio.Queue = asyncio.Queue()
+
+        async def pump():
+            try:
+                while True:
+                    message = {**await receive(), "arrived": time.monotonic()}
+                    await arrived.put(message)
+                    if message["type"] == "websocket.disconnect":
+                        return
+            except Exception:
+                arrived.put_nowait({"type": "websocket.disconnect", "code": 1011})  # end the consumer too
+                raise
+
+        reader = asyncio.create_task(pump())
+        try:
+            await super().__call__(scope, arrived.get, send)
+        finally:
+            reader.cancel()
+
+    async def websocket_receive(self, message):
+        self.arrived = message["arrived"]
+        await super().websocket_receive(message)
+
+    async def close(self, code=None, reason=None):
+        self.closing = True  # nothing more is sent on this socket: no frame may follow the close
+        await super().close(code=code, reason=reason)
+
     async def receive(self, text_data=None, bytes_data=None):
         if self.closing:
             return
         if self._over_rate():
-            self.closing = True
             await self.close(code=CLOSE_POLICY)
             return
         client_id = None
@@ -160,7 +190,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
                                   client_id)
 
     def _over_rate(self) -> bool:
-        now = time.monotonic()
+        now = self.arrived  # when the frame reached the server (`__call__`)
         self.recent.append(now)
         while self.recent and self.recent[0] <= now - RATE_WINDOW:
             self.recent.popleft()
@@ -339,6 +369,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     # -- sending -------------------------------------------------------------------------
 
     async def send_json(self, frame: dict) -> None:
+        if self.closing:
+            return  # e.g. a presence broadcast reaching a socket just closed with 1008
         await self.send(text_data=orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
 
     async def send_error(self, code: str, message: str, client_id: str | None = None,

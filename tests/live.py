@@ -226,8 +226,10 @@ class Client(Recorder):
 class SocketClient(Recorder):
     """A real WebSocket client (`websockets`) against a running server."""
 
-    def __init__(self, url: str, *, session: str | None = None, origin: str = ORIGIN, ssl=None):
-        self.url, self.session, self.origin, self.ssl = url, session, origin, ssl  # ssl: for wss://
+    def __init__(self, url: str, *, session: str | None = None, origin: str | None = None, ssl=None):
+        # The page's origin is the server's own: same host and port, http for ws (https for wss).
+        self.url, self.session, self.ssl = url, session, ssl  # ssl: for wss://
+        self.origin = origin or "http" + url.removeprefix("ws").split("/ws/")[0]
         self._init_frames()
 
     async def connect(self):

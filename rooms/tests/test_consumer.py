@@ -137,9 +137,10 @@ async def test_no_room_and_a_dissolved_room_close_the_socket_with_a_reason(table
     assert (await gone.expect("_closed"))["code"] == 4410
 
 
-async def test_a_foreign_origin_is_refused_at_the_handshake(table):
+@pytest.mark.parametrize("origin", ["http://evil.example", "http://127.0.0.1:9999", "https://127.0.0.1"])
+async def test_a_foreign_origin_is_refused_at_the_handshake(table, origin):
     room, sessions = table
-    client = Client(path(room), session=sessions[0], origin="http://evil.example")
+    client = Client(path(room), session=sessions[0], origin=origin)  # the site is http://127.0.0.1
     connected, _ = await client.connect()
     assert not connected
 
