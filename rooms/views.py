@@ -151,6 +151,11 @@ def quick_start(request, mode: str):
     if preset not in PRESET_LABELS:
         messages.error(request, _("Choose the rules to play."))
         return redirect("rooms:lobby")
+    # Counted as a new room (and a new guest) even when 找人打 finds a table: one tap may make both.
+    if not request.user.is_authenticated and (refused := _too_many(request, "guests")) is not None:
+        return refused
+    if (refused := _too_many(request, "rooms")) is not None:
+        return refused
     try:
         player = _player_for(request)
         name = _default_room_name(request)

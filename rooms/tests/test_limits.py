@@ -57,6 +57,14 @@ def test_rooms_per_address_are_limited(client, alice, bob):
     assert elsewhere.status_code == 302
 
 
+def test_one_tap_starts_count_as_new_guests_and_rooms(client):
+    answers = [client.post(reverse("rooms:quick_bots"), {"preset": "classic"},
+                           **from_address(client, "1.2.3.4")).status_code for _ in range(3)]
+
+    assert answers == [302, 302, 429]
+    assert Room.objects.count() == 2
+
+
 def test_a_player_holds_at_most_three_seats_at_once(alice, bob, settings):
     rooms = [room_create(creator=bob, name=f"t{n}", preset="classic") for n in range(5)]
     for room in rooms[:3]:
