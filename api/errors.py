@@ -2,8 +2,8 @@
 
 `code` is stable snake_case for programs (`not_found`, `not_authenticated`,
 `permission_denied`, `throttled`, `invalid`, `hand_running`, …); `detail` is a sentence a
-person can read (translated with the request's language). Invalid query parameters add
-`fields`: the message(s) per parameter.
+person can read, in English (the API speaks one language: api/http_errors.py). Invalid
+query parameters add `fields`: the message(s) per parameter.
 """
 
 from django.conf import settings

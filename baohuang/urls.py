@@ -17,3 +17,8 @@ urlpatterns = [
 
 if find_spec("api") is not None and find_spec("api.urls") is not None:
     urlpatterns.append(path("api/", include("api.urls")))
+
+# Under /api/ Django's own errors answer in the API's JSON shape (api/http_errors.py).
+handler400 = "api.http_errors.bad_request"
+handler404 = "api.http_errors.not_found"
+handler500 = "api.http_errors.server_error"
