@@ -8,7 +8,7 @@ Seeds 1,000 players (50 of them bots, who must not be ranked) and 200,000 ledger
 in bulk (one INSERT … SELECT over generate_series: 90 % hand scores, the rest leave
 penalties, 进贡 points and adjustments, in three presets, spread over the last 365 days),
 rebuilds the running totals (`LedgerTotal`, which the services keep on every write and
-the all-time board reads), then sends 200 requests per period to the in-process Django app (Django's test client,
+the all-time board reads) and gives each player a skill rating per preset, then sends 200 requests per period to the in-process Django app (Django's test client,
 no network, throttling off) and prints median and p99 in milliseconds, plus the
 database's plan for a period's board with --explain PERIOD. Goal: p99 < 50 ms all time.
 """
@@ -34,19 +34,24 @@ from django.test import Client, override_settings  # noqa: E402
 
 from api import leaderboard  # noqa: E402
 from rooms.models import Player  # noqa: E402
-from scoring.models import LedgerEntry  # noqa: E402
+from scoring.models import LedgerEntry, Rating  # noqa: E402
 from scoring.services import totals_rebuild  # noqa: E402
 
 PLAYERS, BOTS, ENTRIES, REQUESTS = 1_000, 50, 200_000, 200
 PREFIX = "bench-"
 CASES = [("all", {}), ("30d", {"period": "30d"}), ("7d", {"period": "7d"}), ("today", {"period": "today"}),
-         ("all, qingdao", {"preset": "qingdao"}), ("all, page 10", {"page": 10, "page_size": 50})]
+         ("all, qingdao", {"preset": "qingdao"}), ("all, page 10", {"page": 10, "page_size": 50}),
+         ("all, 100+ hands", {"min_hands": 100}),
+         # By skill rating (each player's `Rating` per preset): one preset, then the best of three.
+         ("rating, classic", {"order": "rating", "preset": "classic"}), ("rating, all", {"order": "rating"}),
+         ("rating, 30d", {"order": "rating", "period": "30d"})]
 
 
 def seeded() -> bool:
     players = Player.objects.filter(username__startswith=PREFIX)
     return (players.count() == PLAYERS
-            and LedgerEntry.objects.filter(player__username__startswith=PREFIX).count() == ENTRIES)
+            and LedgerEntry.objects.filter(player__username__startswith=PREFIX).count() == ENTRIES
+            and Rating.objects.filter(player__username__startswith=PREFIX).count() == 3 * PLAYERS)
 
 
 @transaction.atomic
@@ -76,12 +81,23 @@ def seed() -> None:
               FROM rows, ids
         """, {"prefix": PREFIX + "%", "entries": ENTRIES, "players": PLAYERS})
     totals_rebuild()  # the bulk insert bypassed the services that keep the running totals
+    with connection.cursor() as cursor:  # a rating per player and preset
+        cursor.execute(f"DELETE FROM {Rating._meta.db_table} WHERE player_id IN "
+                       f"(SELECT id FROM {player_table} WHERE username LIKE %s)", [PREFIX + "%"])
+        cursor.execute(f"""
+            INSERT INTO {Rating._meta.db_table} (player_id, preset, mu, sigma, ordinal, hands, updated)
+            SELECT p.id, preset, 25 + m, 3, 16 + m, 60, now()
+              FROM {player_table} p, unnest(ARRAY['classic', 'lianzhong', 'qingdao']) preset,
+                   LATERAL (SELECT random() * 20 - 10 + 0 * p.id AS m) r
+             WHERE p.username LIKE %s
+        """, [PREFIX + "%"])
 
 
 def analyze() -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"VACUUM ANALYZE {LedgerEntry._meta.db_table}")
         cursor.execute(f"VACUUM ANALYZE {Player._meta.db_table}")
+        cursor.execute(f"VACUUM ANALYZE {Rating._meta.db_table}")
 
 
 def timed(client: Client, params: dict) -> list[float]:
@@ -101,8 +117,9 @@ def p99(samples: list[float]) -> float:
 
 def explain(period: str) -> None:
     since = leaderboard.period_start(period)
-    sql = leaderboard._sql(since=since is not None, preset=False)
-    params = {"since": since, "preset": None, "hand_score": "hand_score", "bot": False, "limit": 50, "offset": 0}
+    sql = leaderboard._sql(order="points", since=since is not None, preset=False)
+    params = {"since": since, "preset": None, "hand_score": "hand_score", "bot": False, "limit": 50, "offset": 0,
+              "min_hands": 0}
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
         print("\n".join(row[0] for row in cursor.fetchall()))

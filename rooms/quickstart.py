@@ -7,7 +7,9 @@
 Services over `rooms.services` and `rooms.bots` (the bots module sits above the services).
 """
 
-from django.db import transaction
+import zlib
+
+from django.db import connection, transaction
 from django.db.models import Count, Q
 
 from rooms.bots import seat_add_bot
@@ -16,6 +18,7 @@ from rooms.models import SEATS, Hand, Player, Room
 from rooms.services import hand_start, room_create, seat_take
 
 CANDIDATES = 10  # waiting tables tried, fullest first, before opening a new one
+MATCH_LOCK = 0x6268  # advisory-lock namespace of 找人打 (PostgreSQL), with the preset as key
 
 
 @transaction.atomic
@@ -43,7 +46,12 @@ def quick_match(*, player: Player, preset: str, name: str) -> Room:
 
     A player already waiting at such a table goes back to it. A table that filled up or
     started between the look and the seat is skipped (seat_take refuses and rolls back).
+    Players looking for the same preset look one after the other (an advisory lock on
+    PostgreSQL; SQLite writes one transaction at a time anyway), so two at once share a table.
     """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [MATCH_LOCK, zlib.crc32(preset.encode()) - 2**31])
     mine = _waiting_tables(preset).filter(seats__player=player).first()
     if mine is not None:
         return mine

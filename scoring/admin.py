@@ -1,11 +1,11 @@
-"""Admin for the ledger (read-only; adjustments are new entries) and tribute debts."""
+"""Admin for the ledger (read-only; adjustments are new entries), tribute debts and ratings."""
 
 from django import forms
 from django.contrib import admin
 
 from rooms.admin import ReadOnlyAdmin
 from scoring import services
-from scoring.models import LedgerEntry, TributeDebt
+from scoring.models import LedgerEntry, Rating, RatingChange, TributeDebt
 
 
 class AdjustmentForm(forms.ModelForm):
@@ -64,3 +64,21 @@ class TributeDebtAdmin(ReadOnlyAdmin):
     list_filter = ("status", "kind")
     search_fields = ("room__name", "payer__username", "payer__display_name", "receiver__username", "receiver__display_name")
     list_select_related = ("room", "hand", "payer", "receiver", "paid_in")
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    """Each rated hand's move of each seat's skill rating (scoring.skill); never edited."""
+
+    list_display = ("id", "created", "player", "preset", "hand", "seat", "mu_before", "mu", "sigma")
+    list_filter = ("preset",)
+    search_fields = ("player__username", "player__display_name")
+    list_select_related = ("player", "hand")
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ("player", "preset", "ordinal", "mu", "sigma", "hands", "updated")
+    list_filter = ("preset",)
+    search_fields = ("player__username", "player__display_name")
+    list_select_related = ("player",)

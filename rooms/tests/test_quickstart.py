@@ -1,10 +1,14 @@
 """Quick start: 和机器人打一局 (four bots, dealt) and 找人打 (the fullest waiting table)."""
 
+import threading
+
+import pytest
+from django.db import connection
 from django.urls import reverse
 
 from rooms.models import Room
 from rooms.quickstart import quick_bots, quick_match
-from rooms.services import hand_start, player_bot, room_create, seat_take
+from rooms.services import hand_start, player_bot, player_guest, room_create, seat_take
 
 
 def test_play_with_bots_deals_a_hand_with_the_player_and_four_bots(alice):
@@ -81,3 +85,25 @@ def test_a_room_with_a_running_hand_is_not_offered(full_table, alice):
     room = full_table("classic")
     hand_start(room_id=room.pk)
     assert quick_match(player=alice, preset="classic", name="a") != room
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_finding_players_at_the_same_moment_share_a_table():
+    if connection.vendor != "postgresql":
+        pytest.skip("two connections at once: needs PostgreSQL")
+    people = [player_guest(nickname=name) for name in ("alice", "bob", "charlie")]
+    barrier, rooms = threading.Barrier(len(people)), []
+
+    def find(player):
+        try:
+            barrier.wait()
+            rooms.append(quick_match(player=player, preset="qingdao", name="x").pk)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=find, args=(player,)) for player in people]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(rooms) == 3 and len(set(rooms)) == 1
