@@ -160,6 +160,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files (works offline)
     "channels",
+    "csp",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "axes",  # password guessing: failed logins per client address (AXES_* below)
     "rooms",
     "scoring",
@@ -178,6 +179,7 @@ MIDDLEWARE = [
     "rooms.middleware.BannedMiddleware",  # a banned player's pages say so (and why)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into baohuang.lockout's answer
 ]
 
@@ -314,6 +316,28 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
+# Content-Security-Policy (django-csp): scripts, styles, images, fonts and connections only
+# from this site — the pages have no inline script or style, and must keep it so. The API
+# documentation pages (their libraries inject styles) relax style-src alone (api/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],  # 'self' covers the same host's ws:// and wss:// (CSP level 3)
+        "manifest-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# The language switch's cookie: never read by scripts, not sent cross-site.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+
 # Behind a TLS-terminating proxy in production; `manage.py check --deploy` stays quiet.
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -324,6 +348,7 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "1")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
 
 # What a console shows at each level, and JSON lines for production (baohuang/logs.py).
 try:
