@@ -38,7 +38,7 @@ ZH = {
     "Skill rating: μ − 3σ (openskill)": "技术分：μ − 3σ（openskill 评分）",
     "Quick start": "快速开始", "Play with bots": "和机器人打一局", "Find players": "找人打",
     "Banned": "已封禁", "Reason: %(reason)s": "原因：%(reason)s",
-    "More options": "更多选项", "Average place": "平均名次", "Points per hand": "每局积分", "Role": "身份",
+    "More options": "更多选项", "Last hands": "最近的牌局", "Average place": "平均名次", "Points per hand": "每局积分",
     "Drawn": "平局", "Lost": "负局", "Emperor 皇帝": "皇帝", "Guard 保皇派": "保皇派", "Rebel 造反派": "造反派",
     "Solo 独": "独保（一打四）", "Skill rating after each rated hand": "每局之后的技术分",
     "Skill rating (μ − 3σ), oldest to newest": "技术分（μ − 3σ，从早到晚）", "Guest %(number)s": "游客%(number)s", "Choose the rules to play.": "请选择玩法。",

@@ -277,6 +277,7 @@ def player_page(request, player_id: int):
         "by_preset": _figures_by_preset(entries, player),
         "chart": ledger_chart(running),
         "history": None,
+        "last_hands": _last_hands(player, request.user),
     }
     if request.user.is_authenticated and (request.user.pk == player.pk or request.user.is_staff):
         kinds = ledger_kinds()
@@ -285,6 +286,33 @@ def player_page(request, player_id: int):
         history.reverse()  # newest first in the table; the chart runs oldest to newest
         context["history"] = history[:200]
     return render(request, "rooms/player.html", context)
+
+
+LAST_HANDS = 10
+
+
+def _last_hands(player: Player, viewer) -> list[dict]:
+    """The player's last scored hands whose replay `viewer` may watch (`selectors.record_visible`:
+    the hand's players and staff, everyone for rooms with public records), newest first."""
+    roles = _role_labels()
+    rows = []
+    entries = (LedgerEntry.objects.filter(player=player, kind=LedgerEntry.Kind.HAND_SCORE, hand__isnull=False)
+               .select_related("hand__room").order_by("-id")[:4 * LAST_HANDS])
+    for entry in entries:
+        hand = entry.hand
+        if len(rows) == LAST_HANDS or not hand.result or player.pk not in hand.players:
+            continue
+        if not selectors.record_visible(hand, viewer):
+            continue
+        seat = hand.players.index(player.pk)
+        rows.append({"hand": hand, "points": entry.points, "preset_label": PRESET_LABELS.get(hand.preset, hand.preset),
+                     "role": roles[scoring_selectors.role_in(hand.result, seat)],
+                     "place": hand.result["places"].index(seat) + 1})
+    return rows
+
+
+def _role_labels() -> dict:
+    return {"emperor": _("Emperor 皇帝"), "guard": _("Guard 保皇派"), "rebel": _("Rebel 造反派"), "solo": _("Solo 独")}
 
 
 def _figures_by_preset(entries, player: Player) -> list[dict]:
@@ -302,7 +330,7 @@ def _figures_by_preset(entries, player: Player) -> list[dict]:
             row["wins"] += bool(entry.won)
     stats = scoring_selectors.player_hand_stats(player=player)
     ratings = scoring_selectors.rating_history(player=player)
-    roles = {"emperor": _("Emperor 皇帝"), "guard": _("Guard 保皇派"), "rebel": _("Rebel 造反派"), "solo": _("Solo 独")}
+    roles = _role_labels()
     rows = []
     for preset, label in PRESET_LABELS.items():
         if preset not in figures:

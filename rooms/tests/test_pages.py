@@ -172,6 +172,25 @@ def test_player_page_shows_places_roles_outcomes_and_the_rating_per_preset(clien
     assert row["rating_chart"]["points"].count(",") == 4  # the start and one point per rated hand
 
 
+def test_player_page_links_the_last_hands_to_their_replays_for_those_who_may_watch(client, full_table, players):
+    room = full_table("qingdao")
+    hands = [finished_by_engine(room) for _ in range(2)]
+    alice, bob = players[0], players[1]
+    page = reverse("rooms:player", args=[alice.pk])
+
+    client.force_login(bob)  # played those hands: may replay them
+    rows = client.get(page).context["last_hands"]
+    assert [row["hand"].pk for row in rows] == [hands[1].pk, hands[0].pk]
+    assert rows[0]["place"] == hands[1].result["places"].index(0) + 1
+    assert rows[0]["points"] == hands[1].result["scores"][0]
+    assert reverse("rooms:hand_replay", args=[hands[1].pk]) in client.get(page).content.decode()
+
+    client.logout()  # a stranger: the room keeps no public records
+    assert client.get(page).context["last_hands"] == []
+    Room.objects.filter(pk=room.pk).update(options={**room.options, "public_records": True})
+    assert len(client.get(page).context["last_hands"]) == 2
+
+
 def test_roles_and_outcomes_of_a_seat():
     from scoring.selectors import role_in, side_outcome
 
