@@ -27,10 +27,10 @@ class AdjustmentForm(forms.ModelForm):
 class LedgerEntryAdmin(admin.ModelAdmin):
     """Entries are never edited or deleted; "add" writes an `adjustment` through the service."""
 
-    list_display = ("created", "player", "kind", "points", "room", "hand", "note")
+    list_display = ("created", "player", "kind", "points", "room", "hand", "note", "staff")
     list_filter = ("kind", "created")
     search_fields = ("player__username", "player__display_name", "room__name", "note")
-    list_select_related = ("player", "room", "hand")
+    list_select_related = ("player", "room", "hand", "staff")
     date_hierarchy = "created"
     form = AdjustmentForm
 
@@ -43,7 +43,7 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     def get_fields(self, request, obj=None):
         if obj is None:
             return AdjustmentForm.Meta.fields
-        return ("player", "room", "hand", "kind", "points", "note", "created")
+        return ("player", "room", "hand", "kind", "points", "note", "staff", "created")
 
     def get_readonly_fields(self, request, obj=None):
         return () if obj is None else self.get_fields(request, obj)
@@ -51,8 +51,7 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
         entry = services.ledger_adjust(
-            player=data["player"], points=data["points"], room=data.get("room"),
-            note=f"{data['note']} (by {request.user})",
+            player=data["player"], points=data["points"], room=data.get("room"), note=data["note"], staff=request.user,
         )
         obj.pk = entry.pk
         obj._state.adding = False

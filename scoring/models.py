@@ -37,6 +37,8 @@ class LedgerEntry(models.Model):
     points = models.IntegerField()
     note = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True,
+                              related_name="ledger_adjustments", help_text="who made an adjustment")
     # Denormalised for the leaderboard, which aggregates the whole ledger and must not
     # join rooms and hands (nor read `Hand.result` JSON) for every entry.
     preset = models.CharField(max_length=16, blank=True, default="", help_text="the room's preset; empty without a room")

@@ -19,12 +19,13 @@ from scoring.models import LedgerEntry, LedgerTotal, Rating, RatingChange, Tribu
 LEAVE_PENALTY = -40  # RULES §8 (seed 002): leaving once a hand has started, or being kicked
 
 
-def _entry(*, player_id, kind, points, room=None, hand=None, note="", won=None) -> LedgerEntry:
+def _entry(*, player_id, kind, points, room=None, hand=None, note="", won=None, staff=None) -> LedgerEntry:
     # `preset` and `won` are copied onto the entry so the leaderboard aggregates one table.
     # Callers add the entries they wrote to the totals with `totals_add`.
     preset = hand.preset if hand is not None else room.preset if room is not None else ""
     return LedgerEntry.objects.create(
-        player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note, preset=preset, won=won
+        player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note, preset=preset, won=won,
+        staff=staff,
     )
 
 
@@ -224,13 +225,15 @@ def leave_penalty(*, player, room, hand, note: str) -> LedgerEntry:
 
 
 @transaction.atomic
-def ledger_adjust(*, player, points: int, note: str, room=None) -> LedgerEntry:
-    """An administrator's correction: a new entry, never an edit of an old one."""
+def ledger_adjust(*, player, points: int, note: str, room=None, staff=None) -> LedgerEntry:
+    """An administrator's correction (by ``staff``, recorded with it): a new entry, never an
+    edit of an old one."""
     if not isinstance(points, int) or isinstance(points, bool) or points == 0:
         raise ServiceError("bad_points", "An adjustment must be a non-zero whole number of points.")
     if not note.strip():
         raise ServiceError("note_required", "Say why the points are adjusted.")
-    entry = _entry(player_id=player.pk, kind=LedgerEntry.Kind.ADJUSTMENT, points=points, room=room, note=note.strip())
+    entry = _entry(player_id=player.pk, kind=LedgerEntry.Kind.ADJUSTMENT, points=points, room=room, note=note.strip(),
+                   staff=staff)
     totals_add([entry])
     return entry
 

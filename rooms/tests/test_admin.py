@@ -1,5 +1,7 @@
 """The admin: every model listed, actions through the services, logs read-only."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -75,7 +77,10 @@ def test_adjustment_from_the_admin_is_a_new_entry(admin_client, alice):
     )
     assert response.status_code == 302
     entry = LedgerEntry.objects.get(player=alice)
-    assert (entry.kind, entry.points) == ("adjustment", 7) and entry.note.startswith("server outage")
+    assert (entry.kind, entry.points, entry.note) == ("adjustment", 7, "server outage")
+    assert entry.staff.username == "boss"  # who made it, shown in the admin's list
+    listed = admin_client.get(reverse("admin:scoring_ledgerentry_changelist")).content.decode()
+    assert re.search(r'<td class="field-staff[^"]*">boss</td>', listed)
 
 
 def test_an_account_with_a_password_can_be_added(admin_client):
