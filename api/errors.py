@@ -29,7 +29,7 @@ class LockedOut(exceptions.APIException):
 
     def __init__(self):
         minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-        super().__init__(_("Too many failed logins from your address: try again in %(minutes)s minutes.")
+        super().__init__(_("Too many failed logins: try again in %(minutes)s minutes.")
                          % {"minutes": minutes})
         self.wait = minutes * 60  # DRF's handler turns it into Retry-After
 

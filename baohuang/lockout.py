@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 def locked_out(request, original_response=None, credentials=None):
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    detail = _("Too many failed logins from your address: try again in %(minutes)s minutes.") % {"minutes": minutes}
+    detail = _("Too many failed logins: try again in %(minutes)s minutes.") % {"minutes": minutes}
     if request.path.startswith("/api/"):
         response = JsonResponse({"code": "locked_out", "detail": detail}, status=429)
     else:
