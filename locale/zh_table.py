@@ -39,7 +39,7 @@ TABLE = {
     "Twist (double)": "扭", "Kick (double again)": "踢", "Grab the solo": "抢独", "revealed guard": "明保",
     "open solo": "明独", "rebel": "反", "twist": "扭", "kick": "踢", "grabbed solo": "抢独",
     "Auto-play": "托管", "Cancel auto-play": "取消托管", "Auto-play is playing for you.": "托管中，系统正在替你出牌。",
-    "Tap to play yourself again (at most 3 times a hand).": "点“取消托管”自己打（每局最多托管 3 次）。",
+    "Cancel it to play yourself (entered %(n)s of 3 times this hand).": "点“取消托管”自己打（本局已托管 %(n)s 次，最多 3 次）。",
     "If any seat is still on auto-play when the hand ends, the room is dissolved.": "本局结束时如果还有人在托管，房间就会解散。",
     # end of the hand
     "Nobody took the throne — redealing": "黄庄：没人当皇帝，重新发牌", "Place": "名次", "Player": "玩家", "Role": "身份",

@@ -77,7 +77,7 @@ def _actions() -> dict:
         "declared": {"ming_bao": _("revealed guard"), "open_solo": _("open solo"), "rebel": _("rebel"),
                      "niu": _("twist"), "ti": _("kick"), "grab_solo": _("grabbed solo")},
         "trusteeOn": _("Auto-play"), "trusteeOff": _("Cancel auto-play"), "trusteeNow": _("Auto-play is playing for you."),
-        "trusteeExplain": _("Tap to play yourself again (at most 3 times a hand)."),
+        "trusteeExplain": _("Cancel it to play yourself (entered %(n)s of 3 times this hand)."),
         "dissolveWarning": _("If any seat is still on auto-play when the hand ends, the room is dissolved."),
     }
 

@@ -66,6 +66,7 @@ const HANDLERS = {
   },
   presence(store, frame) {
     store.seats[frame.seat.index] = frame.seat;
+    if (store.hand && "dissolves" in frame) store.hand.dissolves = frame.dissolves;
     rememberNames(store);
     return {};
   },
@@ -88,7 +89,10 @@ function rememberNames(store) {
 function rememberResult(store) {
   const hand = store.hand;
   if (hand && hand.view && hand.view.result && !(store.result && store.result.hand === hand.id)) {
-    store.result = { hand: hand.id, number: hand.number, result: hand.view.result, names: [...store.names] };
+    // Who played this hand (`hand.players`) names the rows; else the names last seen seated.
+    const names = (hand.players || []).map((player, index) => (player ? player.name : store.names[index]));
+    store.result = { hand: hand.id, number: hand.number, result: hand.view.result,
+      names: names.length ? names : [...store.names] };
   }
 }
 
@@ -128,6 +132,14 @@ export function seatName(store, index, fallback) {
   if (seat && seat.player) return seat.player.name;
   return store.names[index] || fallback(index);
 }
+
+/** Your seat may take 托管 off (RULES §8: not once locked, not after leaving). */
+export function mayCancelTrustee(seat) {
+  return Boolean(seat && seat.trustee && !seat.trustee_locked && !seat.left);
+}
+
+/** The room dissolves when this hand ends: some seat is still under 托管. */
+export const dissolves = (store) => Boolean(running(store) && store.hand.dissolves);
 
 /** Following a set that nothing in the hand beats (要不起): only 过 is left. */
 export function cannotBeat(store) {

@@ -183,6 +183,12 @@ def test_swipe_select_pass_when_nothing_beats_auto_play_and_a_cut_network(browse
     wire = wires["wire"]
     page = human.page
 
+    # No text selection or double-tap zoom on the table; the hand takes every touch itself.
+    styles = page.evaluate("""() => ({select: getComputedStyle(document.getElementById("table")).userSelect,
+      table: getComputedStyle(document.getElementById("table")).touchAction,
+      hand: getComputedStyle(document.getElementById("hand")).touchAction})""")
+    assert styles == {"select": "none", "table": "manipulation", "hand": "none"}
+
     # Swipe with the mouse from the 1st card to the 6th: six selected; back from the 6th
     # (selected) to the 4th unselects those three; a tap toggles one; 重选 clears.
     keys = page.eval_on_selector_all("#hand button.card", "nodes => nodes.map((n) => n.dataset.key)")
@@ -360,12 +366,29 @@ def chinese_page_leaks(human: Seat) -> list[str]:
             if re.search(NOTATION, text) or re.search(r"[A-Za-z]{3,}", text)]
 
 
+# Stand-ins for the browser's Wake Lock, vibration and Web Audio (outside the product):
+# they count what the page asked for.
+SIGNALS_JS = """
+window.signals = {wake: 0, released: 0, vibrate: 0, tones: 0};
+Object.defineProperty(navigator, "wakeLock", {value: {request: async () => {
+  window.signals.wake += 1;
+  const sentinel = new EventTarget();
+  sentinel.release = async () => { window.signals.released += 1; sentinel.dispatchEvent(new Event("release")); };
+  return sentinel; }}});
+navigator.vibrate = () => { window.signals.vibrate += 1; return true; };
+window.AudioContext = class { constructor() { this.currentTime = 0; this.destination = {}; }
+  createGain() { return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}}, connect: (x) => x}; }
+  createOscillator() { return {frequency: {}, connect: (x) => x, start: () => { window.signals.tones += 1; }, stop() {}}; } };
+"""
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_worker, seats_to_close):
     """A whole hand in English: no Chinese word on the page at any move, the score sheet
     included (names aside). Then the switch: the same table in Chinese shows no English
     and no card notation."""
     def english(seat):
+        seat.context.add_init_script(SIGNALS_JS)
         seat.page.goto(server.url + "/")
         seat.page.click("#language-button, form.lang button")
 
@@ -389,6 +412,10 @@ def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_wor
     check(-1)
     human.screenshot("english-score-sheet-phone")
     assert "playing" in seen
+    # Your turn rang, buzzed and the screen was kept awake during the hand, then let go.
+    signals = page.evaluate("window.signals")
+    assert signals["tones"] > 0 and signals["vibrate"] > 0, signals
+    assert signals["wake"] >= 1 and signals["released"] >= 1, signals
 
     page.click("#score-sheet [data-action=close-sheet]")
     page.click("#language-button")

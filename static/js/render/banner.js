@@ -4,8 +4,8 @@
 // dissolved if any seat is still under 托管 when the hand ends. Refusals show here too.
 
 import { $, el, replaceIfChanged } from "../dom.js";
-import { errorText } from "../i18n.js";
-import { mySeat, running } from "../store.js";
+import { errorText, fmt } from "../i18n.js";
+import { dissolves, mayCancelTrustee, mySeat, running } from "../store.js";
 
 export function renderBanner(ctx) {
   const { store, T, ui } = ctx;
@@ -17,18 +17,21 @@ export function renderBanner(ctx) {
       el("strong", { text: T.connectionLost }), " ", el("span", { text: T.reconnecting })));
   }
   const seat = mySeat(store) !== null ? store.seats[mySeat(store)] : null;
+  const warning = dissolves(store) ? el("p", { class: "warning", id: "dissolve-warning", text: T.dissolveWarning }) : null;
   if (running(store) && seat && seat.trustee) {
     kinds.push("trustee");
+    const cancel = mayCancelTrustee(seat);
     nodes.push(el("div", { class: "banner trustee", id: "trustee-banner", role: "status" },
-      el("p", {}, el("strong", { text: T.trusteeNow }), " ", el("span", { text: seat.trustee_locked ? T.trusteeLocked : T.trusteeExplain })),
-      seat.trustee_locked ? null : el("button", { type: "button", class: "primary", dataset: { action: "trustee-off" },
-        disabled: !ctx.online(), onclick: () => ctx.send({ type: "trustee", on: false }), text: T.trusteeOff }),
-      el("p", { class: "warning", text: T.dissolveWarning })));
-  } else if (running(store) && store.seats.some((s) => s && s.trustee && s.player && !s.player.bot)) {
+      el("p", {}, el("strong", { text: T.trusteeNow }), " ",
+        el("span", { text: cancel ? fmt(T.trusteeExplain, { n: seat.trustee_entries ?? 1 }) : T.trusteeLocked })),
+      cancel ? el("button", { type: "button", class: "primary", dataset: { action: "trustee-off" },
+        disabled: !ctx.online(), onclick: () => ctx.send({ type: "trustee", on: false }), text: T.trusteeOff }) : null,
+      warning));
+  } else if (warning) {
     kinds.push("others");
-    nodes.push(el("p", { class: "banner others", id: "dissolve-warning", text: T.dissolveWarning }));
+    nodes.push(el("div", { class: "banner others" }, warning));
   }
-  const signature = `${kinds.join(",")}|${seat ? `${seat.trustee}${seat.trustee_locked}` : ""}|${ctx.online()}`;
+  const signature = `${kinds.join(",")}|${seat ? `${seat.trustee}${seat.trustee_locked}${seat.trustee_entries}` : ""}|${dissolves(store)}|${ctx.online()}`;
   replaceIfChanged($("banners"), signature, () => nodes);
   const notice = $("notice");
   const error = ui.notice === "error" && store.error ? errorText(T, store.error.code, store.error.params) : ui.notice === "error" ? "" : ui.notice;

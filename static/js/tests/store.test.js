@@ -1,7 +1,7 @@
 // node --test static/js/tests/ — the pure modules of the table page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { apply, begin, cannotBeat, createStore, resend, seatName } from "../store.js";
+import { apply, begin, cannotBeat, createStore, dissolves, mayCancelTrustee, resend, seatName } from "../store.js";
 
 const seats = (names) => names.map((name, index) => ({ index, player: name ? { id: index, name, bot: false } : null,
   online: true, trustee: false, trustee_locked: false, left: false }));
@@ -93,4 +93,23 @@ test("presence replaces one seat; pong only moves the clock", () => {
   assert.equal(apply(store, { type: "pong", server_time: 5000 }, 4000).render, false);
   assert.equal(store.offset, 1000);
   assert.equal(apply(store, { type: "nonsense" }).render, false);
+});
+
+test("the sheet is named from hand.players when the snapshot carries them", () => {
+  const store = createStore(0);
+  apply(store, snapshot({ seats: seats([null, null, null, null, null]),
+    hand: { id: 9, number: 2, running: false, version: 8, players: [{ name: "ann" }, { name: "ben" }, null, { name: "dan" }, { name: "eve" }],
+      view: { phase: "ended", actors: [], result: { places: [0, 1, 2, 3, 4], scores: [0, 0, 0, 0, 0] } } } }));
+  assert.deepEqual(store.result.names, ["ann", "ben", null, "dan", "eve"]);
+});
+
+test("a presence frame carries whether the room dissolves at the hand's end", () => {
+  const store = createStore(0);
+  apply(store, snapshot());
+  assert.equal(dissolves(store), false);
+  apply(store, { type: "presence", seat: { ...store.seats[3], trustee: true }, dissolves: true });
+  assert.equal(dissolves(store), true);
+  assert.equal(mayCancelTrustee(store.seats[3]), true);
+  assert.equal(mayCancelTrustee({ ...store.seats[3], trustee_locked: true }), false);
+  assert.equal(mayCancelTrustee({ ...store.seats[3], left: true }), false);
 });
