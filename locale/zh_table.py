@@ -7,7 +7,7 @@ TABLE = {
     "Disconnected": "已断开", "Connection lost.": "连接中断。", "Reconnecting — your buttons come back when it is up.": "正在重新连接，连上后按钮恢复。",
     "Waiting for the server's answer": "等待服务器回应", "Back to the lobby": "回大厅", "Table": "牌桌",
     "Your cards": "我的牌", "Actions": "操作", "Hand %(n)s": "第 %(n)s 局", "Watching": "旁观中",
-    "Score sheet": "计分表", "Scores": "战绩", "Sound off": "静音", "Four-colour suits": "四色花色", "Leave": "离开", "Your turn!": "轮到你了！",
+    "Score sheet": "计分表", "Scores": "战绩", "Sound off": "静音", "Four-colour suits": "四色花色", "Leave": "离开", "More": "更多", "Your turn!": "轮到你了！",
     # seats
     "Empty seat": "空位", "Sit here": "坐这里", "Add a bot": "加机器人", "bot": "机器人", "you": "我",
     "Seat %(n)s": "%(n)s 号位", "%(n)s left": "剩 %(n)s 张", "online": "在线", "offline": "离线",

@@ -26,7 +26,7 @@ def _bar() -> dict:
         "handNumber": _("Hand %(n)s"), "spectating": _("Watching"), "scoreSheet": _("Score sheet"), "scoresShort": _("Scores"),
         "mute": _("Sound off"), "fourColours": _("Four-colour suits"),
         "leave": _("Leave"), "turnTitle": _("Your turn!"),
-        "rules": _("How to play"), "rulesShort": _("Help"),
+        "more": _("More"), "rules": _("How to play"),
     }
 
 

@@ -297,6 +297,7 @@ def test_seizing_the_throne_asks_first_in_a_dialog(browser, server, bot_worker, 
     seize.click()
     page.click("#confirm-yes")
     # The sound toggle is remembered by this browser.
+    page.click("#menu summary")
     page.click("#mute-button")
     expect(page.locator("#mute-button")).to_have_attribute("aria-pressed", "true")
     page.wait_for_function("() => window.bhTable.store.hand.view.roles.emperor === window.bhTable.store.you.seat")
@@ -418,6 +419,7 @@ def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_wor
     assert signals["wake"] >= 1 and signals["released"] >= 1, signals
 
     page.click("#score-sheet [data-action=close-sheet]")
+    page.click("#menu summary")
     page.click("#language-button")
     expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     human.wait_connected()
