@@ -5,6 +5,7 @@ changed or deleted. A player's admin page links here, the form already filled in
 from django import forms
 from django.contrib import admin
 
+from rooms.admin import AppendOnlyAdmin
 from rooms.models import ModerationEntry
 from rooms.services import player_moderate
 from rooms.services.moderation import MUTE_MAX_MINUTES
@@ -26,28 +27,16 @@ class ModerationForm(forms.ModelForm):
 
 
 @admin.register(ModerationEntry)
-class ModerationEntryAdmin(admin.ModelAdmin):
+class ModerationEntryAdmin(AppendOnlyAdmin):
     form = ModerationForm
+    add_fields = ModerationForm.Meta.fields
+    shown_fields = ("player", "action", "until", "reason", "staff", "created")
     list_display = ("created", "player", "action", "until", "reason", "staff")
     list_filter = ("action", "created")
     search_fields = ("player__username", "player__display_name", "reason", "staff__username")
     list_select_related = ("player", "staff")
     raw_id_fields = ("player",)
     date_hierarchy = "created"
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def get_fields(self, request, obj=None):
-        if obj is None:
-            return ModerationForm.Meta.fields
-        return ("player", "action", "until", "reason", "staff", "created")
-
-    def get_readonly_fields(self, request, obj=None):
-        return () if obj is None else self.get_fields(request, obj)
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data  # the form made the service's checks

@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib import admin
 
-from rooms.admin import ReadOnlyAdmin
+from rooms.admin import AppendOnlyAdmin, ReadOnlyAdmin
 from scoring import services
 from scoring.models import LedgerEntry, Rating, RatingChange, TributeDebt
 
@@ -24,7 +24,7 @@ class AdjustmentForm(forms.ModelForm):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(AppendOnlyAdmin):
     """Entries are never edited or deleted; "add" writes an `adjustment` through the service."""
 
     list_display = ("created", "player", "kind", "points", "room", "hand", "note", "staff")
@@ -33,20 +33,8 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     list_select_related = ("player", "room", "hand", "staff")
     date_hierarchy = "created"
     form = AdjustmentForm
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def get_fields(self, request, obj=None):
-        if obj is None:
-            return AdjustmentForm.Meta.fields
-        return ("player", "room", "hand", "kind", "points", "note", "staff", "created")
-
-    def get_readonly_fields(self, request, obj=None):
-        return () if obj is None else self.get_fields(request, obj)
+    add_fields = AdjustmentForm.Meta.fields
+    shown_fields = ("player", "room", "hand", "kind", "points", "note", "staff", "created")
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
