@@ -78,4 +78,15 @@ TABLE = {
     "That is not possible now.": "现在不能这样做。", "You lead: play a set.": "该你发牌：请出一套牌。",
     "You cannot yield now.": "现在不能让牌。", "You cannot call that card.": "不能叫这张牌。", "You must call a card.": "你必须叫一张牌。",
     "You cannot declare that now.": "现在不能这样表态。", "The hand is over.": "本局已经结束。",
+    # refusals worded from their params
+    "%(card)s is not in your hand.": "你手里没有%(card)s。",
+    "%(cards)s are not one set: a set is cards of one rank, jokers may be added.": "%(cards)s 不是一套牌：一套牌是同一点数的牌，可以挂王。",
+    "%(cards)s is not higher than the set on the table.": "%(cards)s 没有桌上的牌大，压不过。",
+    "The set on the table has %(jokers)s small joker(s) added: beat it with at least as many big jokers.": "桌上的牌挂了 %(jokers)s 张小王：要挂至少同样多的大王才能压。",
+    "A set with a big joker added can only be beaten by one with the baozi added.": "挂大王的牌只有挂保子的牌才能压。",
+    "Nothing beats a set with the baozi added.": "挂保子的牌最大，压不过。",
+    "Play %(top_size)s cards, as many as the set on the table (you picked %(size)s).": "要出 %(top_size)s 张，和桌上的牌一样多（你选了 %(size)s 张）。",
+    "These rules have no yielding: play or pass.": "这个玩法不能让牌：出牌或者过。",
+    "You already yielded on this set: play or pass.": "这手牌你已经让过了：出牌或者过。",
+    "You hold %(held)s of %(card)s: call a card you hold three or four of.": "你只有 %(held)s 张%(card)s：只能叫你有三张或四张的牌。",
 }

@@ -136,13 +136,26 @@ def _errors() -> dict:
         "trustee_on": _("Auto-play is on: cancel it to play yourself."),
         "trustee_locked": _("Auto-play is locked on for this hand."),
         # engine
-        "not_your_turn": _("It is not your turn."), "not_in_hand": _("You do not hold those cards."),
-        "illegal_set": _("Those cards are not one set."), "does_not_beat": _("That does not beat the set on the table."),
-        "wrong_size": _("A follow must have as many cards as the set on the table."),
+        # Engine refusals carry params (docs/protocol.md "Error codes"); a dict is worded by
+        # `params.why`, else its default.
+        "not_your_turn": _("It is not your turn."), "not_in_hand": _("%(card)s is not in your hand."),
+        "illegal_set": {"default": _("Those cards are not one set."),
+                        "two_ranks": _("%(cards)s are not one set: a set is cards of one rank, jokers may be added.")},
+        "does_not_beat": {
+            "default": _("That does not beat the set on the table."),
+            "rank": _("%(cards)s is not higher than the set on the table."),
+            "small_attached": _("The set on the table has %(jokers)s small joker(s) added: "
+                                "beat it with at least as many big jokers."),
+            "big_attached": _("A set with a big joker added can only be beaten by one with the baozi added."),
+            "bao_attached": _("Nothing beats a set with the baozi added."),
+        },
+        "wrong_size": _("Play %(top_size)s cards, as many as the set on the table (you picked %(size)s)."),
         "three_goes_last": _("Your 3 goes last, alone, as a lead."),
         "sixes_go_last": _("Your 6s go last, all together."), "wrong_phase": _("That is not possible now."),
         "unknown_action": _("That is not possible now."), "bad_action": _("That is not possible now."),
-        "cannot_pass": _("You lead: play a set."), "cannot_yield": _("You cannot yield now."),
-        "cannot_call": _("You cannot call that card."), "must_call": _("You must call a card."),
+        "cannot_pass": _("You lead: play a set."), "cannot_yield": {
+            "default": _("You cannot yield now."), "no_yield": _("These rules have no yielding: play or pass."),
+            "leading": _("You lead: play a set."), "yielded": _("You already yielded on this set: play or pass.")},
+        "cannot_call": _("You hold %(held)s of %(card)s: call a card you hold three or four of."), "must_call": _("You must call a card."),
         "cannot_declare": _("You cannot declare that now."), "hand_over": _("The hand is over."),
     }

@@ -36,7 +36,9 @@ const CARD_PARAMS = new Set(["card", "cards", "top", "called"]);
  * The server's own `message` is never shown: it may be engine English.
  */
 export function errorText(T, code, params = {}) {
-  const template = T.errors[code];
+  let template = T.errors[code];
+  // Some codes have one sentence per reason (`params.why`, docs/protocol.md "Error codes").
+  if (template && typeof template === "object") template = template[params?.why] ?? template.default;
   if (!template) return fmt(T.errorGeneric, { code: "" }).trim();
   const values = {};
   for (const [key, value] of Object.entries(params || {})) {

@@ -24,6 +24,12 @@ test("a refusal is worded from its code and parameters; an unknown code gets the
   assert.equal(errorText(ZH, "something_new", { x: 1 }), "操作未被接受。");
 });
 
+test("a code with one sentence per reason picks it by `why`, else its default", () => {
+  const T = { ...ZH, errors: { does_not_beat: { rank: "%(cards)s 比桌上的小。", default: "压不过桌上的牌。" } } };
+  assert.equal(errorText(T, "does_not_beat", { cards: ["BJ*"], why: "rank" }), "皇牌（大王） 比桌上的小。");
+  assert.equal(errorText(T, "does_not_beat", { cards: ["4H"], why: "later" }), "压不过桌上的牌。");
+});
+
 test("placeholders missing from the values are left empty", () => {
   assert.equal(fmt("%(a)s-%(b)s", { a: 1 }), "1-");
 });
