@@ -281,8 +281,8 @@ def player_page(request, player_id: int):
     }
     if request.user.is_authenticated and (request.user.pk == player.pk or request.user.is_staff):
         kinds = ledger_kinds()
-        history = [{"entry": entry, "total": after, "kind": kinds.get(entry.kind, entry.kind)}
-                   for entry, after in zip(entries, running)]
+        history = [{"entry": entry, "total": after, "kind": kinds.get(entry.kind, entry.kind),
+                    "detail": ledger_detail(entry)} for entry, after in zip(entries, running)]
         history.reverse()  # newest first in the table; the chart runs oldest to newest
         context["history"] = history[:200]
     return render(request, "rooms/player.html", context)
@@ -344,6 +344,17 @@ def _figures_by_preset(entries, player: Player) -> list[dict]:
                      "rating": round(series[-1], 1) if series else None,
                      "rating_chart": ledger_chart([round(value, 2) for value in series]) if series else None})
     return rows
+
+
+def ledger_detail(entry: LedgerEntry) -> str:
+    """The ledger line's detail in the page's language. The stored `note` of entries the
+    server writes is English for the admin ("hand 1, seat 0"); only an administrator's
+    adjustment shows its note (words a person wrote), the others the hand they belong to."""
+    if entry.kind == LedgerEntry.Kind.ADJUSTMENT:
+        return entry.note
+    if entry.hand is not None:
+        return _("Hand %(n)s") % {"n": entry.hand.number}
+    return ""
 
 
 def ledger_kinds() -> dict:
