@@ -45,6 +45,9 @@ ZH = {
     "Drawn": "平局", "Lost": "负局", "Emperor 皇帝": "皇帝", "Guard 保皇派": "保皇派", "Rebel 造反派": "造反派",
     "Solo 独": "独保（一打四）", "Skill rating after each rated hand": "每局之后的技术分",
     "Skill rating (μ − 3σ), oldest to newest": "技术分（μ − 3σ，从早到晚）", "Guest %(number)s": "游客%(number)s", "Choose the rules to play.": "请选择玩法。",
+    "Card counter 记牌器": "记牌器", "Public records: anyone may replay this room's finished hands": "公开牌谱：任何人都可以回放本房间打完的牌局",
+    "A moderator has banned you from this server.": "管理员已禁止你使用本服务器。",
+    "Too many failed logins from your address: try again in %(minutes)s minutes.": "这个地址登录失败次数太多，请 %(minutes)s 分钟后再试。",
 }
 
 ZH.update(TABLE)
