@@ -36,8 +36,13 @@ export function renderHand(ctx) {
   $("mine").hidden = !v || !v.hand;
   const box = $("hand");
   const width = box.clientWidth || window.innerWidth;
-  const signature = `${handKey}|${ui.sort}|${width}|${[...ui.selected].sort().join(",")}`;
-  if (signature === ui.handSignature) return;
+  // Rebuilt only when the cards or the layout change: a frame arriving mid-swipe keeps
+  // the nodes under the finger; the selection is only a class.
+  const signature = `${handKey}|${ui.sort}|${width}`;
+  if (signature === ui.handSignature) {
+    showSelection(box, ui);
+    return;
+  }
   ui.handSignature = signature;
   const style = getComputedStyle(box);
   const cardWidth = parseFloat(style.getPropertyValue("--card-w-px")) || 46;
@@ -58,6 +63,14 @@ export function renderHand(ctx) {
   ui.dealt = false;
 }
 
+function showSelection(box, ui) {
+  for (const node of box.querySelectorAll("button.card")) {
+    const on = ui.selected.has(node.dataset.key);
+    node.classList.toggle("selected", on);
+    node.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+}
+
 /** Pointer and key handling on the hand box, wired once. `changed()` redraws the rest. */
 export function wireHand(ctx, changed) {
   const box = $("hand");
@@ -69,12 +82,7 @@ export function wireHand(ctx, changed) {
   };
   const order = () => [...box.querySelectorAll("button.card")].map((node) => node.dataset.key);
   const show = () => {
-    for (const node of box.querySelectorAll("button.card")) {
-      const on = ui.selected.has(node.dataset.key);
-      node.classList.toggle("selected", on);
-      node.setAttribute("aria-pressed", on ? "true" : "false");
-    }
-    ui.handSignature = null;
+    showSelection(box, ui);
     changed();
   };
   box.addEventListener("pointerdown", (event) => {
