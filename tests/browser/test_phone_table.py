@@ -76,6 +76,8 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     assert fits["bar"] <= 52, f"{name}: the header is more than one line ({fits['bar']} px)"
     assert fits["cards"] > 0
     assert not fits["outside"], f"{name}: outside the viewport: {fits['outside']}"
+    # The context prefers reduced motion: no card flies in, no countdown pulses.
+    assert page.evaluate("() => document.getAnimations().length") == 0
     stamps = page.evaluate(STAMPS_JS)
     assert all(stamp["top"] for stamp in stamps), f"{name}: a stamp is covered: {stamps}"
 
@@ -102,6 +104,14 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
         assert human.page.locator("#hand .card .stamp").count() == 2  # BJ* and 4H*
         rows = human.page.locator("#hand .hand-row").count()
         assert rows <= 2, f"{name}: the 44-card hand takes {rows} rows"
+
+    # The deal animation plays only for a player who has not asked for reduced motion.
+    redeal = "() => { const {ui, render} = window.bhTable; ui.handKey = ''; ui.handSignature = null; render();" \
+             " return document.getAnimations().length; }"
+    human.page.emulate_media(reduced_motion="no-preference")
+    assert human.page.evaluate(redeal) > 0
+    human.page.emulate_media(reduced_motion="reduce")
+    assert human.page.evaluate(redeal) == 0
     assert not [line for line in human.console if line.startswith("pageerror")]
 
 
