@@ -82,6 +82,16 @@ def envdatabase(name: str, default: str) -> dict:
         config = dj_database_url.parse(value, conn_max_age=envint("CONN_MAX_AGE", "0", low=0, high=3600))
     except Exception as error:  # dj-database-url raises several types for bad URLs
         raise ImproperlyConfigured(f"{name}={value!r}: {error}") from None
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        # Django's own pool (psycopg_pool): a thread borrows a connection for one service
+        # call and gives it back, so a process holds at most DB_POOL_MAX connections
+        # however many sockets and threads it serves (README: sizing). A waiting call
+        # fails after 10 s instead of queueing for ever.
+        if config["CONN_MAX_AGE"]:
+            raise ImproperlyConfigured("CONN_MAX_AGE: PostgreSQL connections come from the pool (DB_POOL_MAX); "
+                                       "leave CONN_MAX_AGE unset")
+        size = envint("DB_POOL_MAX", "10", low=1, high=500)
+        config.setdefault("OPTIONS", {})["pool"] = {"min_size": min(2, size), "max_size": size, "timeout": 10}
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # Two writers (Uvicorn and the Celery worker) share the file: wait for the lock
         # instead of failing, and take it at BEGIN so a read never has to be upgraded.
@@ -142,9 +152,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The ledger's covering index (INCLUDE) is PostgreSQL's; SQLite, for development only,
     # does without it, and need not say so at every start.
     SILENCED_SYSTEM_CHECKS = ["models.W040"]
-# Ordinary moves stored in one round trip from the event loop (rooms/services/quick.py;
-# PostgreSQL only). 0 sends every move through the ORM service.
-QUICK_MOVES = envbool("QUICK_MOVES", "1")
 
 REDIS_URL = envredis("REDIS_URL", EMBEDDED_URL)
 

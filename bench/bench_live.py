@@ -20,14 +20,12 @@ clients spend no time thinking. Then, for every room at once:
 - write: the same through `/ws/echo-write/<room>/`, which commits one write to the room's
   row through the ORM on a pool thread before the group send, as every service writes: the
   floor of a move kept in the database this way (no locking, no rules, no per-seat views);
-- raw: that write as hand-written SQL, still on the pool thread;
-- async: that SQL on the event loop itself (psycopg's async connections, no thread).
-  (rooms/bench_consumers.py)
+- raw: that write as hand-written SQL, still on the pool thread (rooms/bench_consumers.py).
 
 Prints actions per second, p50 / p99 latency of each and their p50 as a multiple of echo's,
-plus errors (error frames, closed sockets, waits over 10 s). Goal: within 3× at 20 rooms.
+plus errors (error frames, closed sockets, waits over 10 s). Goal: within 2× at 20 rooms.
 
-The server runs as in production (DEBUG off, persistent database connections); each
+The server runs as in production (DEBUG off, pooled database connections); each
 scripted socket keeps within the server's rate limit (`tests.live.Pace`: at most 18
 frames a second), as a person's pace does — else a seat moving several times in a row is
 closed with 1008.
@@ -55,14 +53,11 @@ def parse_args():
     parser.add_argument("--preset", default="classic", choices=("classic", "lianzhong", "qingdao"))
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_live_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
-    parser.add_argument("--conn-max-age", type=int, default=60,
-                        help="the server's CONN_MAX_AGE (persistent database connections)")
+    parser.add_argument("--pool", type=int, default=10, help="the server's DB_POOL_MAX (pooled connections)")
     parser.add_argument("--deflate", action="store_true",
                         help="keep WebSocket permessage-deflate on (Uvicorn's default; it costs ~0.5 ms of "
                         "CPU per frame here, so the measured server runs without it)")
     parser.add_argument("--workers", type=int, default=1, help="Uvicorn worker processes")
-    parser.add_argument("--no-quick", dest="quick", action="store_false",
-                        help="QUICK_MOVES=0: every move through the ORM service (rooms/services/quick.py)")
     parser.add_argument("--url", help="a running server to measure instead (ws://host:port, started with "
                         "BENCH_ECHO=1 against --database and --redis); default: start one")
     return parser.parse_args()
@@ -254,7 +249,7 @@ async def run(server_url: str, tables: list[dict]):
 
     runs = {"game": (game, game_seconds),
             "echo": await run_echo(rooms, plans, lambda index, room: f"{server_url}/ws/echo/bench{index}/")}
-    for name in ("write", "raw", "async"):
+    for name in ("write", "raw"):
         path = "echo-write" if name == "write" else f"echo-{name}"
         runs[name] = await run_echo(rooms, plans, lambda index, room, path=path: f"{server_url}/ws/{path}/{room}/")
     return runs
@@ -294,9 +289,9 @@ def report(rooms: int, runs: dict) -> None:
     print(f"{rooms} rooms × 5 clients, one hand each (latency: sent → all five seats have it); "
           f"load average {load:.1f} on {os.cpu_count()} cores")
     p50 = {name: line(name, *run) for name, run in runs.items()}
-    print(f"game p50 / echo p50 = {p50['game'] / p50['echo']:.2f}×  (goal ≤ 3×)")
+    print(f"game p50 / echo p50 = {p50['game'] / p50['echo']:.2f}×  (goal ≤ 2×)")
     print("one committed write per message, p50 / echo p50: "
-          + ",  ".join(f"{name} {p50[name] / p50['echo']:.2f}×" for name in ("write", "raw", "async")))
+          + ",  ".join(f"{name} {p50[name] / p50['echo']:.2f}×" for name in ("write", "raw")))
     for error in [error for stats, _ in runs.values() for error in stats.errors][:10]:
         print("  error:", error)
 
@@ -317,7 +312,7 @@ def main():
 
     # Production settings (the sessions made here are signed with this process's key).
     env = server_env(database=args.database, redis=args.redis, prefix=prefix, BENCH_ECHO=1,
-                     CONN_MAX_AGE=args.conn_max_age, QUICK_MOVES=int(args.quick), CELERY_QUEUE=f"{prefix}celery", DEBUG=0,
+                     DB_POOL_MAX=args.pool, CELERY_QUEUE=f"{prefix}celery", DEBUG=0,
                      SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
     tables = make_tables(args.rooms, args.preset)
     if args.url:
@@ -334,7 +329,6 @@ def main():
             import redis
 
             redis.Redis.from_url(args.redis).delete(f"{prefix}celery")  # timers nobody will run
-    print(f"moves: {'quick where ordinary (QUICK_MOVES=1)' if args.quick else 'all through the service (QUICK_MOVES=0)'}")
     report(args.rooms, runs)
 
 

@@ -7,8 +7,6 @@
   through the ORM on a pool thread (`database_sync_to_async`), as every service writes:
   the floor of any move this codebase keeps in the database before announcing it.
 - `/ws/echo-raw/<room id>/` — the same write as hand-written SQL on the pool thread.
-- `/ws/echo-async/<room id>/` — the same SQL on the event loop itself, through the async
-  connections quick moves use (`rooms.services.quick.pool`): no ORM, no thread.
 """
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -18,7 +16,6 @@ from django.utils import timezone
 from rooms.consumers import DirectDispatch
 from rooms.threads import db
 from rooms.models import Room
-from rooms.services import quick
 
 TOUCH_SQL = "UPDATE rooms_room SET updated = now() WHERE id = %s"
 
@@ -63,8 +60,3 @@ class RawWriteEchoConsumer(EchoConsumer):
     async def write(self) -> None:
         await db(touch_room_raw)(int(self.name))
 
-
-class AsyncWriteEchoConsumer(EchoConsumer):
-    async def write(self) -> None:
-        async with (await quick.pool()).connection() as conn:
-            await conn.execute(TOUCH_SQL, (int(self.name),))

@@ -11,19 +11,19 @@ import logging
 import time
 from collections import deque
 
-import orjson
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from baohuang import engine
 from rooms import frames, presence, telemetry
 from rooms.errors import ServiceError
+from rooms.event_frames import FRAMES, VISITOR, encode
 from rooms.hand_states import STATES
 from rooms.models import Room
 from rooms.notify import room_group
 from rooms.selectors import missed_events, now_ms, room_find, snapshot
+from rooms.services import chat_say, hand_act, hand_start, seat_leave, trustee_set
 from rooms.services.moderation import ban_refusal
-from rooms.services import chat_say, hand_act, hand_start, quick, seat_leave, trustee_set
 from rooms.threads import db
 
 log = logging.getLogger(__name__)
@@ -225,27 +225,9 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         seat = self._my_seat()
         if self.hand_id is None:
             raise frames.BadInput("no_hand", "No hand is being played.")
-        if await self._quick_act(seat, action, expected_version, client_id):
-            return
         change = await db(hand_act)(hand_id=self.hand_id, seat=seat, action=action,
                                     expected_version=expected_version, client_id=client_id, player=self.user)
         await self.send_ack(client_id, change.events[-1]["version"], repeated=change.repeated)
-
-    async def _quick_act(self, seat: int, action: dict, expected: int, client_id: str) -> bool:
-        """An ordinary move at the version this socket holds, stored without the ORM
-        (`rooms.services.quick`); False when `hand_act` has to decide instead."""
-        held = STATES.held(self.hand_id, expected) if expected == self.version else None
-        if held is None or not quick.enabled():
-            return False
-        moved = await quick.quick_act(room_id=self.room_id, hand_id=self.hand_id, seat=seat, player_id=self.user.pk,
-                                      action=action, expected_version=expected, client_id=client_id, state=held[0],
-                                      deadline_ms=held[1], timers=self.timers)
-        if moved is None:
-            return False
-        item, state = moved
-        STATES.keep(self.hand_id, item["version"], (state, item["deadline"]))
-        await self.send_ack(client_id, item["version"])
-        return True
 
     async def on_trustee(self, client_id, *, on):
         seat = self._my_seat()
@@ -295,8 +277,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         events = [(number, event) for number, event in missed["events"] if number > self.version]
         for position, (number, event) in enumerate(events):
             last = position == len(events) - 1
-            await self.send_json(self._event_frame(hand_id, number, event, missed["state"] if last else None,
-                                                   missed["deadline"]))
+            await self.send_text(self._event_text(hand_id, number, event, missed["state"] if last else None,
+                                                       missed["deadline"]))
         self.version = max(self.version, missed["version"])
 
     # -- messages from the room group ------------------------------------------------------
@@ -319,23 +301,14 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 await self.send_snapshot()
                 return
             state, deadline = loaded
-            await self.send_json(self._event_frame(hand_id, version, item["event"], state, deadline))
+            await self.send_text(self._event_text(hand_id, version, item["event"], state, deadline))
             self.version = version
 
-    def _event_frame(self, hand_id: int, version: int, event: dict, state: dict | None, deadline) -> dict:
-        """One `event` frame, built by the engine for this socket's seat (or a spectator)."""
-        frame = {"type": "event", "hand": hand_id, "version": version}
-        if self.role == "visitor":
-            if state is not None:
-                frame["view"] = None
-            return frame
-        shown = engine.event_view(event, self.seat)
-        if shown is not None:
-            frame["event"] = shown
-        if state is not None:
-            frame["view"] = engine.view(state, self.seat)
-            frame["deadline"] = deadline
-        return frame
+    def _event_text(self, hand_id: int, version: int, event: dict, state: dict | None, deadline) -> str:
+        """One `event` frame for this socket's kind of recipient, as text (shared by every
+        socket of that kind in this process: `rooms.event_frames`)."""
+        kind = VISITOR if self.role == "visitor" else self.seat
+        return FRAMES.text(hand_id, version, event, state, deadline, kind)
 
     async def room_changed(self, message):
         """`{"type": "room.changed", "change", ...}` from rooms.notify."""
@@ -369,9 +342,12 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     # -- sending -------------------------------------------------------------------------
 
     async def send_json(self, frame: dict) -> None:
+        await self.send_text(encode(frame))
+
+    async def send_text(self, text: str) -> None:
         if self.closing:
             return  # e.g. a presence broadcast reaching a socket just closed with 1008
-        await self.send(text_data=orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
+        await self.send(text_data=text)
 
     async def send_error(self, code: str, message: str, client_id: str | None = None,
                          params: dict | None = None) -> None:
@@ -390,7 +366,6 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         frame, state = await db(snapshot)(self.room_id, self.user)
         self.role, self.seat = frame["you"]["role"], frame["you"]["seat"]
         self.seats = frame["seats"]
-        self.timers = frame["room"]["options"]["timers"]
         hand = frame["hand"]
         self.hand_id, self.version = (hand["id"], hand["version"]) if hand else (None, None)
         self.hand_running = hand is not None and hand["running"]

@@ -6,9 +6,11 @@ it to build the views that go with each event without reading the database.
 """
 
 import asyncio
+import threading
 from collections import OrderedDict
 
 from baohuang import engine
+from rooms import notify
 from rooms.selectors import state_at
 from rooms.threads import db
 
@@ -39,14 +41,18 @@ class HandStates:
     """The engine state of live hands at their recent versions, shared by every socket
     of this process.
 
-    A broadcast event usually follows a version this process already holds: the engine
-    replays it (no database read at all). Otherwise one read per process and version,
-    shared by every socket that asks while it runs.
+    A move written by this process leaves its new state here after commit, before the
+    broadcast (`rooms.notify.on_hand_state`), so the engine runs once per move. An event
+    written elsewhere usually follows a version this process holds: the engine replays it
+    (no database read). Otherwise one read per process and version, shared by every
+    socket that asks while it runs. Writers run on pool threads, hence the lock.
     """
 
     KEEP = 8  # versions kept per hand: enough for a recipient that lags a little
+    HANDS = 1000  # hands kept: rooms long finished fall out
 
     def __init__(self):
+        self._lock = threading.Lock()
         self._hands: OrderedDict[int, OrderedDict] = OrderedDict()
         self._loading: dict[tuple[int, int], asyncio.Future] = {}
 
@@ -56,30 +62,31 @@ class HandStates:
         `item` is the broadcast `{"version", "event", "deadline"?}`: with the deadline
         it carries, the state can be replayed from the version before.
         """
-        versions = self._hands.get(hand_id)
-        if versions is not None and version in versions:
-            return versions[version]
-        if versions and version - 1 in versions and item is not None and "deadline" in item:
-            after = replayed(versions[version - 1][0], item["event"])
+        held, base = self._lookup(hand_id, version)
+        if held is not None:
+            return held
+        if base is not None and base[0] == version - 1 and item is not None and "deadline" in item:
+            after = replayed(base[1], item["event"])
             if after is not None:
                 self.keep(hand_id, version, (after, item["deadline"]))
-                return versions[version]
+                return after, item["deadline"]
         key = (hand_id, version)
         future = self._loading.get(key)
         if future is None:
-            base = None
-            if versions:
-                below = [each for each in versions if each < version]
-                if below:
-                    base = (max(below), versions[max(below)][0])
             future = asyncio.ensure_future(db(state_at)(hand_id, version, base))
             self._loading[key] = future
             future.add_done_callback(lambda done: self._loaded(key, done))
         return await asyncio.shield(future)
 
-    def held(self, hand_id: int, version: int):
-        """`(state, deadline)` at `version` if this process holds it, else None (no read)."""
-        return self._hands.get(hand_id, {}).get(version)
+    def _lookup(self, hand_id: int, version: int) -> tuple[tuple | None, tuple | None]:
+        """The held `(state, deadline)` at `version`, else None; and the latest earlier
+        `(version, state)` held, to replay from (or None)."""
+        with self._lock:
+            versions = self._hands.get(hand_id) or {}
+            if version in versions:
+                return versions[version], None
+            below = [each for each in versions if each < version]
+            return None, (max(below), versions[max(below)][0]) if below else None
 
     def _loaded(self, key, future) -> None:
         self._loading.pop(key, None)
@@ -87,13 +94,19 @@ class HandStates:
             self.keep(*key, future.result())
 
     def keep(self, hand_id: int, version: int, loaded: tuple) -> None:
-        versions = self._hands.setdefault(hand_id, OrderedDict())
-        self._hands.move_to_end(hand_id)
-        versions[version] = loaded
-        while len(versions) > self.KEEP:
-            versions.popitem(last=False)
-        while len(self._hands) > 1000:  # rooms long finished
-            self._hands.popitem(last=False)
+        with self._lock:
+            versions = self._hands.setdefault(hand_id, OrderedDict())
+            self._hands.move_to_end(hand_id)
+            versions[version] = loaded
+            while len(versions) > self.KEEP:
+                versions.popitem(last=False)
+            while len(self._hands) > self.HANDS:
+                self._hands.popitem(last=False)
+
+    def written(self, *, hand_id: int, version: int, state: dict, deadline: int | None) -> None:
+        """A move this process committed (called from the writer's thread)."""
+        self.keep(hand_id, version, (state, deadline))
 
 
 STATES = HandStates()
+notify.on_hand_state(STATES.written)

@@ -27,28 +27,35 @@ def _send(room_id: int, message: dict) -> None:
     async_to_sync(layer.group_send)(room_group(room_id), message)
 
 
-def hand_events(*, room_id: int, hand_id: int, events: list[dict]) -> None:
-    """After commit: `{"type": "hand.events", "hand": id, "events": [{"version", "event"}]}`."""
+# Called after commit with each hand's new state, before the broadcast (this process's
+# sockets keep it: `rooms.hand_states`), so no socket of the writer's process has to work
+# the state out again.
+_state_listeners: list = []
+
+
+def on_hand_state(listener) -> None:
+    """Register `listener(hand_id=, version=, state=, deadline=)` for every committed move."""
+    _state_listeners.append(listener)
+
+
+def hand_events(*, room_id: int, hand_id: int, events: list[dict], state: dict | None = None) -> None:
+    """After commit: `{"type": "hand.events", "hand": id, "events": [{"version", "event",
+    "deadline"}]}`; `state` is the hand's engine state after the last event."""
     if not events:
         return
-    message = _hand_events_message(hand_id, events)
-    transaction.on_commit(lambda: _send(room_id, message), robust=True)
+    message = {"type": "hand.events", "hand": hand_id, "events": events}
+    last = events[-1]
 
+    def announce():
+        if state is not None:
+            for listener in _state_listeners:
+                try:
+                    listener(hand_id=hand_id, version=last["version"], state=state, deadline=last["deadline"])
+                except Exception:  # a cache that failed must not cost the broadcast
+                    log.exception("hand %s: state listener failed", hand_id)
+        _send(room_id, message)
 
-async def hand_events_now(*, room_id: int, hand_id: int, events: list[dict]) -> None:
-    """`hand_events` from the event loop, for a write already committed there
-    (`rooms.services.quick`); as robust: a failure is logged, never raised."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        await layer.group_send(room_group(room_id), _hand_events_message(hand_id, events))
-    except Exception:
-        log.exception("room %s: broadcasting hand %s events failed", room_id, hand_id)
-
-
-def _hand_events_message(hand_id: int, events: list[dict]) -> dict:
-    return {"type": "hand.events", "hand": hand_id, "events": events}
+    transaction.on_commit(announce, robust=True)
 
 
 def room_changed(*, room_id: int, change: str, **details) -> None:

@@ -21,5 +21,4 @@ if os.environ.get("BENCH_ECHO", "").strip() == "1":
         path("ws/echo/<slug:name>/", bench.EchoConsumer.as_asgi()),
         path("ws/echo-write/<int:name>/", bench.WriteEchoConsumer.as_asgi()),
         path("ws/echo-raw/<int:name>/", bench.RawWriteEchoConsumer.as_asgi()),
-        path("ws/echo-async/<int:name>/", bench.AsyncWriteEchoConsumer.as_asgi()),
     ]

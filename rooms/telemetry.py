@@ -24,8 +24,7 @@ log = logging.getLogger("rooms.hands")
 HANDS_STARTED = Counter("baohuang_hands_started", "Hands dealt (redeals of void hands included).", ["preset"])
 HANDS_FINISHED = Counter("baohuang_hands_finished", "Hands ended, by outcome (scored, unscored, void).",
                          ["preset", "outcome"])
-MOVES = Counter("baohuang_moves", "Actions stored, by who made them (player, trustee, bot) and path.",
-                ["by", "path"])
+MOVES = Counter("baohuang_moves", "Actions stored, by who made them (player, trustee, bot).", ["by"])
 ACTION_SECONDS = Histogram("baohuang_action_seconds", "From an act frame's arrival to its ack being sent.",
                            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))
 TIMER_LATENESS = Histogram("baohuang_timer_lateness_seconds",
@@ -60,9 +59,9 @@ def hand_finished(hand) -> None:
     _after_commit(done)
 
 
-def move_stored(*, by: str, path: str = "service") -> None:
-    """An action was written by `by` (player, trustee, bot) through `path` (service, quick)."""
-    _after_commit(lambda: MOVES.labels(by, path).inc())
+def move_stored(*, by: str) -> None:
+    """An action was written by `by` (player, trustee, bot); every move takes one path."""
+    _after_commit(lambda: MOVES.labels(by).inc())
 
 
 def trustee_entered(reason: str) -> None:

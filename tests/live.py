@@ -180,9 +180,6 @@ class Client(Recorder):
         connections of pool threads that ended with the test's event loop."""
         while cls.open_clients:
             await cls.open_clients.pop().close()
-        from rooms.services import quick
-
-        await quick.close_pool()
         gc.collect()
 
     def __init__(self, path: str, *, session: str | None = None, origin: str = ORIGIN):
@@ -266,6 +263,10 @@ def end_lingering_connections(django_db_blocker) -> None:
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
                        " AND pid <> pg_backend_pid() AND state = 'idle'")
+    # That also ended this process's other pooled connections behind the pool's back:
+    # a fresh pool opens on the next query.
+    connection.close()
+    connection.close_pool()
 
 
 # -- fixtures for modules of live-socket tests: import them into the module --------------

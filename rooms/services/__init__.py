@@ -4,10 +4,6 @@ Every service is keyword-only, runs in one transaction with the room's row locke
 (`select_for_update()`; the room row is the single lock for everything in the room, so
 services never deadlock on lock order), and raises `ServiceError(code, message)`.
 Broadcasts and the timer hook run after commit (`rooms.notify`).
-
-`rooms.services.quick` is the one async service: on PostgreSQL it stores an ordinary move
-(exactly what `hand_act` would write) in one round trip from the event loop, and leaves
-everything else to `hand_act`.
 """
 
 from rooms.errors import ServiceError

@@ -228,7 +228,7 @@ def _act(room: Room, hand: Hand, seats: list[Seat], *actions: dict, client_id=No
         player = seats[action["seat"]].player
         telemetry.move_stored(by="trustee" if by_trustee else "bot" if player and player.is_bot else "player")
         change.events.append(event)
-    notify.hand_events(room_id=room.pk, hand_id=hand.pk, events=change.events)
+    notify.hand_events(room_id=room.pk, hand_id=hand.pk, events=change.events, state=hand.state)
     if engine.result(hand.state) is not None:
         change.next_hand = _finish(room, hand, seats)
     else:

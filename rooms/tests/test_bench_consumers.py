@@ -9,9 +9,9 @@ from channels.routing import URLRouter
 from django.db import connection
 from django.urls import path
 
-from rooms.bench_consumers import AsyncWriteEchoConsumer, EchoConsumer, RawWriteEchoConsumer, WriteEchoConsumer
+from rooms.bench_consumers import EchoConsumer, RawWriteEchoConsumer, WriteEchoConsumer
 from rooms.models import Room
-from rooms.services import player_guest, quick, room_create
+from rooms.services import player_guest, room_create
 from tests.live import (anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
                         no_lingering_connections, websocket_communicator)
 
@@ -22,7 +22,6 @@ ROUTES = URLRouter([
     path("ws/echo/<slug:name>/", EchoConsumer.as_asgi()),
     path("ws/echo-write/<int:name>/", WriteEchoConsumer.as_asgi()),
     path("ws/echo-raw/<int:name>/", RawWriteEchoConsumer.as_asgi()),
-    path("ws/echo-async/<int:name>/", AsyncWriteEchoConsumer.as_asgi()),
 ])
 
 
@@ -49,9 +48,9 @@ async def test_the_echo_sends_each_frame_to_every_socket_of_its_group():
         await socket.disconnect()
 
 
-@pytest.mark.parametrize("kind", ["write", "raw", "async"])
+@pytest.mark.parametrize("kind", ["write", "raw"])
 async def test_each_writing_echo_commits_to_the_room_row_before_it_sends(kind):
-    if kind in ("raw", "async") and connection.vendor != "postgresql":
+    if kind == "raw" and connection.vendor != "postgresql":
         pytest.skip("hand-written PostgreSQL")
     room = await db(lambda: room_create(creator=player_guest(nickname="alice"), name="bench", preset="classic"))()
     sockets = await group_of_five(f"/ws/echo-{kind}/{room.pk}/")
@@ -64,4 +63,3 @@ async def test_each_writing_echo_commits_to_the_room_row_before_it_sends(kind):
     finally:
         for socket in sockets:
             await socket.disconnect()
-        await quick.close_pool()  # its connections belong to this test's loop
