@@ -54,6 +54,17 @@ def test_sqlite_waits_for_the_write_lock_and_tests_on_a_file(monkeypatch):
     assert config["TEST"]["NAME"] == "/srv/bh/test_db.sqlite3"
 
 
+def test_postgresql_connections_come_from_a_bounded_pool(monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("CONN_MAX_AGE", raising=False)
+    monkeypatch.setenv("DB_POOL_MAX", "7")
+    config = bh_settings.envdatabase("DATABASE_URL", "postgres://bh@db.example.org:5432/bh")
+    assert config["OPTIONS"]["pool"]["max_size"] == 7 and config["CONN_MAX_AGE"] == 0
+    monkeypatch.setenv("CONN_MAX_AGE", "60")  # persistent connections would bypass the pool
+    with pytest.raises(ImproperlyConfigured, match="CONN_MAX_AGE"):
+        bh_settings.envdatabase("DATABASE_URL", "postgres://bh@db.example.org:5432/bh")
+
+
 def test_production_without_secret_key_refuses_to_start():
     done = manage("check", DEBUG="0", ALLOWED_HOSTS="bh.example.org")
     assert done.returncode != 0
