@@ -169,6 +169,17 @@ class Recorder:
         return False
 
 
+def fresh_pool() -> None:
+    """Start the next test with a fresh PostgreSQL connection pool. The pool threads of a
+    test's event loop end with it, and a connection a thread still held is closed with the
+    thread but never returned, so the pool would count it as lent out for ever (a server
+    process keeps its threads, so this happens only between tests)."""
+    from django.db import connections
+
+    if connections["default"].vendor == "postgresql":
+        connections["default"].close_pool()  # the pool is per process, whichever thread asks
+
+
 class Client(Recorder):
     """An in-process socket on the ASGI application (`WebsocketCommunicator`)."""
 
@@ -181,6 +192,7 @@ class Client(Recorder):
         while cls.open_clients:
             await cls.open_clients.pop().close()
         gc.collect()
+        fresh_pool()
 
     def __init__(self, path: str, *, session: str | None = None, origin: str = ORIGIN):
         from baohuang.asgi import application
