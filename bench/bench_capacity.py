@@ -1,0 +1,233 @@
+"""Capacity at human pace: N tables on one Uvicorn process, each making one move every
+2 s (seeded jitter), five seated sockets per table plus one spectator per ten tables.
+
+Run (PostgreSQL and Redis on this machine):
+
+    .venv/bin/python bench/bench_capacity.py --tables 100 500 1000 2000 --seconds 20
+
+For each N it seats five guests at N fresh tables (through the services, in this
+process), starts one server process with production settings, connects every socket,
+deals every hand, then for `--seconds` lets each table's awaited seat play its next move
+(worked out in advance) every 2 s ± 0.5 s (random.Random(--seed)). It prints, per N:
+moves made, p50 / p99 from sending `act` until every socket of the table (five seats and
+its spectator) has that version's `event`, errors (error frames, closed sockets, moves
+that never reached everyone within 10 s), the server's CPU (share of one core over the
+playing period) and its resident memory per socket (growth from before connecting).
+
+The load generator runs on the same machine as the server, the database and Redis, so
+on a small machine it competes with them for the CPU: read the figures as a lower bound.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_live import make_tables, moves_of, percentile, prepare_database  # noqa: E402
+
+WAIT = 10.0
+PACE = 2.0
+JITTER = 0.5
+SPECTATOR_EVERY = 10
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 1000, 2000])
+    parser.add_argument("--seconds", type=float, default=20.0, help="playing time per N")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
+    return parser.parse_args()
+
+
+# -- the server's own figures (Linux /proc) -----------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+# -- the clients ------------------------------------------------------------------------------
+
+
+class Table:
+    def __init__(self, room: int, watchers: int):
+        self.room, self.expected = room, 5 + watchers
+        self.seen: dict[int, int] = {}
+        self.waiting: dict[int, asyncio.Future] = {}
+
+    def arrived(self, version: int, now: float) -> None:
+        self.seen[version] = self.seen.get(version, 0) + 1
+        if self.seen[version] == self.expected and version in self.waiting:
+            self.waiting.pop(version).set_result(now)
+
+    async def everyone(self, version: int) -> float:
+        if self.seen.get(version, 0) >= self.expected:
+            return time.perf_counter()
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[version] = future
+        return await asyncio.wait_for(future, WAIT)
+
+
+class Socket:
+    def __init__(self, url: str, session: str | None, table: Table, errors: list):
+        self.url, self.session, self.table, self.errors = url, session, table, errors
+        self.snapshots = asyncio.Queue()
+
+    async def open(self):
+        import websockets
+
+        headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
+        self.ws = await websockets.connect(self.url, origin="http://127.0.0.1", additional_headers=headers,
+                                           max_size=2**22, open_timeout=60, ping_interval=None)
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self):
+        try:
+            async for text in self.ws:
+                now = time.perf_counter()
+                frame = json.loads(text)
+                kind = frame.get("type")
+                if kind == "event":
+                    self.table.arrived(frame["version"], now)
+                elif kind == "snapshot":
+                    self.snapshots.put_nowait(frame)
+                elif kind == "error":
+                    self.errors.append(f"room {self.table.room}: {frame['code']}")
+        except Exception as error:
+            self.errors.append(f"room {self.table.room}: {error!r}")
+
+    async def close(self):
+        self.reader.cancel()
+        await self.ws.close()
+
+
+async def play_table(table, seats, moves, start, hand, until, rng, latencies, errors):
+    version = start
+    await asyncio.sleep(rng.uniform(0, PACE))  # tables start spread over one period
+    for seat, action in moves:
+        if time.perf_counter() >= until:
+            return
+        sent = time.perf_counter()
+        await seats[seat].ws.send(json.dumps({"type": "act", "action": action, "expected_version": version,
+                                              "client_id": f"{hand}-{version}"}))
+        version += 1
+        try:
+            latencies.append(await table.everyone(version) - sent)
+        except asyncio.TimeoutError:
+            errors.append(f"room {table.room}: version {version} never reached every socket")
+            return
+        await asyncio.sleep(max(0.0, PACE + rng.uniform(-JITTER, JITTER) - (time.perf_counter() - sent)))
+
+
+async def connect_all(sockets, batch: int = 100):
+    for index in range(0, len(sockets), batch):
+        await asyncio.gather(*(socket.open() for socket in sockets[index:index + batch]))
+        await asyncio.gather(*(socket.snapshots.get() for socket in sockets[index:index + batch]))
+
+
+async def measure(server, specs, seconds: float, seed: int) -> dict:
+    from asgiref.sync import sync_to_async
+
+    errors, latencies, tables = [], [], []
+    pid = server.process.pid
+    rss_before = rss_bytes(pid)
+    everyone = []
+    for number, spec in enumerate(specs):
+        watchers = 1 if number % SPECTATOR_EVERY == 0 else 0
+        table = Table(spec["room"], watchers)
+        url = f"{server.ws_url}/ws/rooms/{spec['room']}/"
+        seats = [Socket(url, session, table, errors) for session in spec["sessions"]]
+        extra = [Socket(url, None, table, errors) for _ in range(watchers)]
+        tables.append((table, seats))
+        everyone += seats + extra
+    began = time.perf_counter()
+    await connect_all(everyone)
+    connect_seconds = time.perf_counter() - began
+    for _, seats in tables:
+        await seats[0].ws.send(json.dumps({"type": "start"}))
+    plans = []
+    for _, seats in tables:
+        for socket in seats:
+            while (snap := await socket.snapshots.get())["hand"] is None:
+                pass
+        plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
+    rss_connected = rss_bytes(pid)
+    rng = random.Random(seed)
+    cpu_start, wall_start = cpu_seconds(pid), time.perf_counter()
+    until = wall_start + seconds
+    await asyncio.gather(*(play_table(table, seats, moves, start, hand, until, random.Random(rng.random()),
+                                      latencies, errors)
+                           for (table, seats), (hand, moves, start) in zip(tables, plans)))
+    wall = time.perf_counter() - wall_start
+    cpu = (cpu_seconds(pid) - cpu_start) / wall
+    for socket in everyone:
+        await socket.close()
+    return {"sockets": len(everyone), "connect_s": connect_seconds, "moves": len(latencies), "wall": wall,
+            "latencies": latencies, "errors": errors, "cpu": cpu,
+            "rss_per_socket": (rss_connected - rss_before) / len(everyone), "rss": rss_connected}
+
+
+def report(n: int, result: dict) -> None:
+    latencies = result["latencies"] or [float("nan")]
+    print(f"N={n:5d} tables, {result['sockets']:6d} sockets (connected in {result['connect_s']:.1f} s): "
+          f"{result['moves']} moves in {result['wall']:.1f} s = {result['moves'] / result['wall']:.1f}/s   "
+          f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms   p99 {percentile(latencies, 0.99) * 1000:.1f} ms   "
+          f"errors {len(result['errors'])}   server CPU {result['cpu'] * 100:.0f}% of a core   "
+          f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket",
+          flush=True)
+    for error in result["errors"][:5]:
+        print("   error:", error)
+
+
+def main():
+    args = parse_args()
+    prepare_database(args.database)
+    os.environ["DATABASE_URL"] = args.database
+    os.environ["REDIS_URL"] = args.redis
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    from tests.live import Server, channel_prefix, server_env
+
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; one move per table every "
+          f"{PACE} s ± {JITTER} s; one spectator per {SPECTATOR_EVERY} tables", flush=True)
+    for n in args.tables:
+        prefix = channel_prefix()
+        env = server_env(database=args.database, redis=args.redis, prefix=prefix, CELERY_QUEUE=f"{prefix}celery",
+                         DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
+        specs = make_tables(n, "classic")
+        server = Server(env=env, log_path=ROOT / "var" / "bench_capacity_uvicorn.log",
+                        options=("--ws-per-message-deflate", "false", "--backlog", "4096")).start()
+        try:
+            result = asyncio.run(measure(server, specs, args.seconds, args.seed))
+        finally:
+            server.stop()
+            import redis
+
+            redis.Redis.from_url(args.redis).delete(f"{prefix}celery")
+        report(n, result)
+
+
+if __name__ == "__main__":
+    main()
