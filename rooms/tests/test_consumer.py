@@ -170,7 +170,7 @@ async def test_sit_errors_keep_the_connection(table, frank):
     await frank_client.send({"type": "sit", "seat": 0, "client_id": "x"})
     assert await frank_client.expect("error") == {
         "type": "error", "code": "seat_taken",
-        "message": "That seat is taken.", "client_id": "x"}
+        "message": "That seat is taken.", "params": {}, "client_id": "x"}
     await frank_client.send({"type": "sit"})
     assert (await frank_client.expect("error"))["code"] == "room_full"
     await frank_client.send({"type": "sit", "seat": 7})

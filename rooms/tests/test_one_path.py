@@ -39,7 +39,7 @@ def stored(hand_id: int) -> tuple[Hand, list[int], dict]:
     hand = Hand.objects.get(pk=hand_id)
     log = list(HandEvent.objects.filter(hand=hand).order_by("version").values_list("version", "action"))
     rebuilt = engine.replay(hand.preset, hand.seed, [action for _, action in log], options=hand.options,
-                            tribute=tuple(hand.tribute))
+                            tribute=tuple(hand.tribute), salt=hand.salt or None)
     return hand, [version for version, _ in log], rebuilt
 
 
