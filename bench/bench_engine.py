@@ -35,8 +35,9 @@ CLOCK = time.thread_time_ns
 # 44 cards: 3..A in three suits and all eight jokers (four SJ, three BJ and BJ*).
 WORST_HAND = " ".join([rank + suit for rank in "3456789TJQKA" for suit in "SHC"]
                       + ["SJ"] * 4 + ["BJ"] * 3 + ["BJ*"])
-WORST_TOPS = [None, "3D", "3D 3D", "3D 3D 3D", "3D 3D 3D 3D", "3D 3D 3D 3D 3D",
-              "3D 3D 3D SJ", "3D 3D SJ SJ", "3D 3D 3D 3D 3D 3D 3D 3D"]
+# Sets of 3s as a deck holds them (at most four copies of a card, RULES §2).
+WORST_TOPS = [None, "3D", "3D 3D", "3D 3D 3D", "3D 3D 3D 3D", "3D 3D 3D 3D 3C",
+              "3D 3D 3D SJ", "3D 3D SJ SJ", "3D 3D 3D 3D 3C 3C 3C 3C"]
 
 
 def percentiles(samples_us: list[float]) -> str:

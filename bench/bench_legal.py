@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from baohuang.engine.cards import PRESETS, build_deck  # noqa: E402
+from baohuang.engine.cards import build_deck  # noqa: E402
+from baohuang.engine.presets import PRESET, PRESETS  # noqa: E402
 from baohuang.engine.sets import legal_sets  # noqa: E402
 
-SEAT_CARDS = {"classic": 43, "lianzhong": 33, "qingdao": 41}
 WORST_HAND = ([rank + suit for rank in "3456789TJQKA" for suit in "SHC"]
               + ["SJ"] * 4 + ["BJ"] * 3 + ["BJ*"])
 WORST_TOPS = [None, ["3D"], ["3D", "3D"], ["3D", "3D", "3D"], ["3D"] * 4, ["3D"] * 5,
@@ -44,12 +44,12 @@ def random_positions(preset: str, count: int, rng: random.Random):
     deck = build_deck(preset)
     for _ in range(count):
         rng.shuffle(deck)
-        hand = deck[:rng.randint(1, SEAT_CARDS[preset])]
+        hand = deck[:rng.randint(1, PRESET[preset].deal_size)]
         top = None
         if rng.random() < 0.6:
             other = [card for card in deck[60:100] if card[0] != "3"]
             top = rng.choice(legal_sets(other, preset))
-        yield hand, top, preset == "lianzhong" and rng.random() < 0.5
+        yield hand, top, PRESET[preset].sixes_option and rng.random() < 0.5
 
 
 def main() -> None:

@@ -5,15 +5,16 @@ Everything the product uses is imported from here; see docs/engine-contract.md.
 first use, so importing the engine stays light.
 """
 
-from .cards import PRESETS, format_cards, parse_cards
+from .cards import format_cards, parse_cards
 from .errors import IllegalAction
+from .presets import PRESETS, Preset, preset_named
 from .sets import beats
 from .state import (actors, apply, check, decision_kind, from_json, legal_actions, new_hand,
                     replay, result, state_from_hands, to_json)
 
 _LAZY = {"view": "views", "event_view": "views", "autoplay": "policy", "silent_declaration": "policy"}
 
-__all__ = ["PRESETS", "IllegalAction", "parse_cards", "format_cards", "beats", "new_hand",
+__all__ = ["PRESETS", "Preset", "preset_named", "IllegalAction", "parse_cards", "format_cards", "beats", "new_hand",
            "actors", "decision_kind", "legal_actions", "check", "apply", "result", "to_json",
            "from_json", "replay", "state_from_hands", *_LAZY]
 

@@ -28,9 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", default="0",
                           help="the table's seed; each hand's seed is derived from it")
     simulate.add_argument("--grab-solo", action="store_true",
-                          help="lianzhong room option 抢独 (off by default)")
+                          help="lianzhong / lianzhong_classic room option 抢独 (off by default)")
     simulate.add_argument("--no-hold-sixes", action="store_true",
-                          help="lianzhong: turn off the room option 憋6 (on by default)")
+                          help="lianzhong / lianzhong_classic: turn off the room option 憋6 "
+                               "(on by default)")
     verify = commands.add_parser(
         "verify", help="check a hand's revealed seed and salt against its commitment")
     verify.add_argument("--preset", choices=PRESETS, required=True)

@@ -16,6 +16,12 @@ Bidding, per preset (phase ``bidding``; ``state["turn"]`` decides):
 - qingdao: the same, each later decliner adding a 2 only if it has one; after five
   refusals the bundle is back with the first holder, whose second refusal voids the hand.
   Guard = holder of ``4H*``.
+- lianzhong_classic 让位 (联众 经典玩法): the holder of ``BJ*`` may ``call`` a natural
+  identity it holds 3 of (guard = holder of the 4th copy) or 4 of (暗独保), ``accept``
+  with no call (明独保, open at once), or ``decline`` (让位: ``BJ*`` to the 上家, no card
+  added). After one full circle a seat that can call must; ten refusals: void.
+
+Each procedure is a `Bidding` in ``BIDDINGS``, named by the preset (`presets.Preset`).
 
 The declaration window (phase ``declaring``) is a sequence of sub-steps. In each step
 ``window["pending"]`` are the actors; each answers once with ``declare``; the step
@@ -28,6 +34,10 @@ nothing and are never logged publicly.
 - classic and qingdao: one step ``declare``, all five seats: the emperor of a solo
   answers ``dark_solo`` (= ``none``) or ``open_solo``; the guard ``an_bao`` (= ``none``)
   or ``ming_bao``; everyone else ``none``. (A classic 抢庄 has no window.)
+- lianzhong_classic: ``grab`` (as lianzhong's, only with ``grab_solo`` and no 明独保;
+  a grab ends the window), then ``guard`` — the four non-emperor seats, the guard
+  ``ming_bao`` / ``an_bao`` / ``none``, the others ``none``. No 反, 扭 or 踢 (RULES §6).
+  A 明独保 without ``grab_solo`` has no window.
 - lianzhong:
   1. ``emperor`` — the emperor alone: a soloist (holding ``SJ*``) ``dark_solo`` /
      ``open_solo``, otherwise ``none``.
@@ -52,14 +62,13 @@ nothing and are never logged publicly.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
 
-from .cards import BAOZI, EMPEROR_CARD, LIANZHONG_GUARD_CARD, identity, sort_hand, value
+from .cards import EMPEROR_CARD, RANKS, SUITS, deck_identities, identity, sort_hand, value
 from .errors import IllegalAction
 from .play import next_seat, prev_seat, start_play, void_result
-
-GUARD_CARD = {"lianzhong": LIANZHONG_GUARD_CARD, "qingdao": BAOZI}
-LIANZHONG_MAX_REFUSALS = 10  # two full circles of 让皇
-QINGDAO_MAX_REFUSALS = 6  # five, then the first holder's second refusal
+from .presets import preset_named, preset_of
 
 SILENT = frozenset({"none", "an_bao", "dark_solo"})
 DECLARE_WHATS = ("none", "ming_bao", "an_bao", "dark_solo", "open_solo", "rebel", "niu", "ti",
@@ -70,14 +79,64 @@ def holder_of(hands, card: str) -> int:
     return next(seat for seat in range(5) if card in hands[seat])
 
 
+@dataclass(frozen=True)
+class Bidding:
+    """A bidding procedure: the action types it takes and one hook per step.
+
+    ``checks[type](state, action)`` validates and returns the detail its transition
+    needs; ``transitions[type](state, seat, detail, event)`` applies it to the fresh
+    state; ``legal(state, seat)`` lists a seat's bids; ``public(state)`` is what every
+    viewer sees of the bidding; ``default(state, seat)`` is the 托管 answer (RULES §8).
+    """
+
+    start: Callable[[dict], dict]
+    checks: dict
+    transitions: dict
+    legal: Callable[[dict, int], list]
+    public: Callable[[dict], dict]
+    default: Callable[[dict, int], dict]
+
+    @property
+    def actions(self) -> frozenset:
+        return frozenset(self.checks)
+
+
+def procedure(state: dict) -> Bidding:
+    """The bidding procedure of the hand's preset."""
+    return BIDDINGS[preset_of(state).bidding]
+
+
 def start_bidding(state: dict) -> None:
     """The seat holding ``BJ*`` opens the bidding. Mutates the fresh ``state``."""
     first = holder_of(state["hands"], EMPEROR_CARD)
-    state.update(phase="bidding", first_holder=first, turn=first)
-    if state["preset"] == "classic":
-        state["bidding"] = {"declined": [], "forced": False}
-    else:
-        state["bidding"] = {"bundle": [], "declines": 0}
+    state.update(phase="bidding", first_holder=first, turn=first,
+                 bidding=procedure(state).start(state))
+
+
+def check_bid(state: dict, action: dict):
+    """Validate a bidding action under the preset's procedure; returns its detail."""
+    check = procedure(state).checks.get(action["type"])
+    if check is None:
+        raise IllegalAction("unknown_action", f"{state['preset']} bidding has no "
+                            f"{action['type']}: {' / '.join(sorted(procedure(state).actions))}",
+                            {"action": action["type"]})
+    return check(state, action)
+
+
+def do_bid(state: dict, seat: int, detail, event: dict) -> None:
+    procedure(state).transitions[event["type"]](state, seat, detail, event)
+
+
+def legal_bids(state: dict, seat: int) -> list[dict]:
+    return procedure(state).legal(state, seat)
+
+
+def public_bidding(state: dict) -> dict:
+    return {"first_holder": state["first_holder"], **procedure(state).public(state)}
+
+
+def default_bid(state: dict, seat: int) -> dict:
+    return procedure(state).default(state, seat)
 
 
 # --- classic 叫庄 ---------------------------------------------------------------------
@@ -95,11 +154,24 @@ def triples(hand) -> list[str]:
 
 
 def callable_identities(state: dict, seat: int) -> list[str]:
-    """What ``seat`` may call now: triples always, four-of-a-kind unless forced (逼庄)."""
+    """What ``seat`` may call now: triples always, four-of-a-kind unless forced (逼庄);
+    in lianzhong_classic natural cards only (jokers may not be called)."""
     counts = identity_counts(state["hands"][seat])
-    allowed = (3,) if state["bidding"]["forced"] else (3, 4)
-    return sorted((ident for ident, count in counts.items() if count in allowed),
+    allowed = (3,) if _call_forced_to_triple(state) else (3, 4)
+    naturals_only = procedure(state) is THRONE_CALL
+    deck = deck_identities(state["preset"])
+    return sorted((ident for ident, count in counts.items()
+                   if count in allowed and deck[ident] == 4
+                   and not (naturals_only and not _is_natural(ident))),
                   key=lambda ident: -value(ident, "classic"))
+
+
+def _call_forced_to_triple(state: dict) -> bool:
+    return procedure(state) is CALL and state["bidding"]["forced"]
+
+
+def _is_natural(ident: str) -> bool:
+    return len(ident) == 2 and ident[0] in RANKS and ident[1] in SUITS
 
 
 def check_call(state: dict, action: dict) -> str:
@@ -110,13 +182,23 @@ def check_call(state: dict, action: dict) -> str:
         raise IllegalAction("bad_action",
                             "a call needs 'card', an identity such as \"9S\" or \"BJ\"")
     ident = identity(card.strip().upper())
+    if procedure(state) is THRONE_CALL and not _is_natural(ident):
+        raise IllegalAction("cannot_call", f"call a natural card such as 9S; jokers may not "
+                            f"be called ({ident})", {"card": ident, "held": 0, "forced": False})
     count = identity_counts(state["hands"][seat])[ident]
-    if state["bidding"]["forced"] and count != 3:
+    if _call_forced_to_triple(state) and count != 3:
         raise IllegalAction("cannot_call", f"逼庄: you must call a card you hold exactly three "
                             f"of, and you hold {count} of {ident}", {"card": ident, "held": count, "forced": True})
     if count not in (3, 4):
         raise IllegalAction("cannot_call", f"you can call only a card you hold 3 or 4 copies of; "
                             f"you hold {count} of {ident}", {"card": ident, "held": count, "forced": False})
+    if deck_identities(state["preset"])[ident] != 4:
+        # [decision] lianzhong's deck keeps only three copies of some 6s: such a triple has
+        # no fourth copy, so nobody would be the guard; it cannot be called.
+        held_by_deck = deck_identities(state["preset"])[ident]
+        raise IllegalAction("cannot_call", f"the {state['preset']} deck holds only "
+                            f"{held_by_deck} of {ident}: call a card with a fourth copy",
+                            {"card": ident, "held": count, "forced": False})
     return ident
 
 
@@ -138,7 +220,7 @@ def do_call(state: dict, seat: int, ident: str, event: dict) -> None:
 
 def check_decline(state: dict, action: dict) -> None:
     _check_bidder(state, action["seat"])
-    if state["preset"] == "classic" and state["bidding"]["forced"]:
+    if _call_forced_to_triple(state):
         raise IllegalAction("must_call", "逼庄: you hold three of a card and must call one")
 
 
@@ -170,8 +252,6 @@ def forced_caller(state: dict) -> int | None:
 
 
 def check_seize(state: dict, action: dict) -> None:
-    if state["preset"] != "classic":
-        raise IllegalAction("unknown_action", f"{state['preset']} has no 抢庄 (seize)", {"action": "seize"})
     if state["bidding"]["forced"] and action["seat"] == state["turn"]:
         raise IllegalAction("must_call", "逼庄: you hold three of a card and must call one")
 
@@ -188,13 +268,46 @@ def do_seize(state: dict, seat: int, event: dict) -> None:
     event["next"] = seat
 
 
+def _legal_calls(state: dict, seat: int) -> list[dict]:
+    return [{"seat": seat, "type": "call", "card": ident}
+            for ident in callable_identities(state, seat)]
+
+
+def _legal_classic(state: dict, seat: int) -> list[dict]:
+    actions = []
+    forced = state["bidding"]["forced"]
+    if seat == state["turn"]:
+        actions += _legal_calls(state, seat)
+        if not forced:
+            actions.append({"seat": seat, "type": "decline"})
+    if not (forced and seat == state["turn"]):
+        actions.append({"seat": seat, "type": "seize"})  # 抢庄, open to every seat
+    return actions
+
+
+def _crown_holder(state: dict) -> int:
+    # The crown (BJ*) travels openly from hand to hand: its holder is public.
+    return holder_of(state["hands"], EMPEROR_CARD)
+
+
+def _public_classic(state: dict) -> dict:
+    bidding = state["bidding"]
+    return {"crown": _crown_holder(state), "declined": list(bidding["declined"]),
+            "forced": bidding["forced"]}
+
+
+def _default_call(state: dict, seat: int) -> dict:
+    """Call the highest triple held, else decline (让庄 / 让位)."""
+    held = triples(state["hands"][seat])  # highest first
+    if held:
+        return {"seat": seat, "type": "call", "card": held[0]}
+    return {"seat": seat, "type": "decline"}
+
+
 # --- lianzhong / qingdao 让皇 --------------------------------------------------------
 
 
 def check_accept(state: dict, action: dict) -> None:
-    if state["preset"] == "classic":
-        raise IllegalAction("unknown_action", "classic has no accept: call a card (叫庄) or decline",
-                            {"action": "accept"})
     _check_bidder(state, action["seat"])
 
 
@@ -205,7 +318,7 @@ def do_accept(state: dict, seat: int, event: dict) -> None:
         hands = list(state["hands"])
         hands[seat] = sort_hand(hands[seat] + bundle, state["preset"])
         state["hands"] = hands
-    guard_card = GUARD_CARD[state["preset"]]
+    guard_card = preset_of(state).guard_card
     guard = holder_of(state["hands"], guard_card)
     solo = guard == seat
     state.update(emperor=seat, guard=None if solo else guard, called=None, bidding=None,
@@ -216,14 +329,13 @@ def do_accept(state: dict, seat: int, event: dict) -> None:
 
 def do_decline_bundle(state: dict, seat: int, event: dict) -> None:
     """让皇: pass the bundle to the 上家, adding a card after the first refusal."""
-    preset = state["preset"]
     bidding = state["bidding"]
     declines = bidding["declines"] + 1
     hand = state["hands"][seat]
     if declines == 1:
         added = [EMPEROR_CARD] if EMPEROR_CARD in hand else []
     else:
-        added = _tribute_card(hand, preset)
+        added = _bundle_card(hand, state["preset"])
     if added:
         hands = list(state["hands"])
         hands[seat] = list(hand)
@@ -231,23 +343,98 @@ def do_decline_bundle(state: dict, seat: int, event: dict) -> None:
         state["hands"] = hands
     state["bidding"] = {"bundle": bidding["bundle"] + added, "declines": declines}
     event["bundle"] = added
-    limit = LIANZHONG_MAX_REFUSALS if preset == "lianzhong" else QINGDAO_MAX_REFUSALS
-    if declines >= limit:
+    if declines >= preset_of(state).max_refusals:
         make_void(state, event)
         return
     state["turn"] = event["to"] = prev_seat(seat)
 
 
-def _tribute_card(hand, preset: str) -> list[str]:
+def _bundle_card(hand, preset: str) -> list[str]:
     """The card a later decliner adds: a 2; in lianzhong, without one, the highest
     non-joker card (贴2); in qingdao nothing (如没有2则免)."""
     twos = [card for card in hand if card[0] == "2"]
     if twos:
         return [twos[0]]
-    if preset != "lianzhong":
+    if preset_named(preset).bundle_adds != "two_else_highest":
         return []
     naturals = [card for card in hand if card[1] in "SHCD"]
     return [max(naturals, key=lambda card: value(card, preset))] if naturals else []
+
+
+def _legal_bundle(state: dict, seat: int) -> list[dict]:
+    if seat != state["turn"]:
+        return []
+    return [{"seat": seat, "type": "accept"}, {"seat": seat, "type": "decline"}]
+
+
+def _public_bundle(state: dict) -> dict:
+    bidding = state["bidding"]
+    return {"bundle": list(bidding["bundle"]), "declines": bidding["declines"]}
+
+
+# --- lianzhong_classic 让位 and 叫牌 ---------------------------------------------------
+# The holder of BJ* (权杖) calls one of its triples (guard = holder of the 4th copy), or
+# calls four copies as 暗独保, or declares 明独保 (``accept``) with no call; or 让位:
+# ``decline`` hands BJ* to its 上家 with no card added (经典玩法中不贴2). After one full
+# circle every seat offered the throne must accept if it can call; a second circle with
+# nobody able to: [decision] RULES §6, the hand is void (两轮之内仍然没有决定谁是皇帝).
+
+THRONE_MAX_REFUSALS = 10  # two full circles of 让位
+
+
+def _throne_must_accept(state: dict, seat: int) -> bool:
+    return state["bidding"]["forced"] and bool(callable_identities(state, seat))
+
+
+def check_throne_decline(state: dict, action: dict) -> None:
+    seat = action["seat"]
+    _check_bidder(state, seat)
+    if _throne_must_accept(state, seat):
+        raise IllegalAction("must_call", "after a full circle of 让位 you must take the "
+                            "throne: call a card you hold three (or four) of")
+
+
+def do_throne_decline(state: dict, seat: int, event: dict) -> None:
+    """让位: hand ``BJ*`` to the 上家; after one circle acceptance is forced, after two void."""
+    declined = state["bidding"]["declined"] + [seat]
+    _move_card(state, EMPEROR_CARD, seat, prev_seat(seat))
+    forced = len(declined) >= 5
+    state["bidding"] = {"declined": declined, "forced": forced}
+    if len(declined) >= THRONE_MAX_REFUSALS:
+        make_void(state, event)
+        return
+    state["turn"] = event["to"] = prev_seat(seat)
+    if forced:
+        event["forced"] = state["turn"]  # must accept if it can call
+
+
+def do_open_solo_accept(state: dict, seat: int, event: dict) -> None:
+    """明独保: take the throne with no call, one against four, shown at once."""
+    state.update(emperor=seat, guard=None, called=None, guard_card=None, bidding=None,
+                 solo="open", revealed=True)
+    event.update(emperor=seat, guard=None, solo="open")
+    open_window(state, event)
+
+
+def _legal_throne(state: dict, seat: int) -> list[dict]:
+    if seat != state["turn"]:
+        return []
+    actions = _legal_calls(state, seat) + [{"seat": seat, "type": "accept"}]
+    if not _throne_must_accept(state, seat):
+        actions.append({"seat": seat, "type": "decline"})
+    return actions
+
+
+def _default_throne(state: dict, seat: int) -> dict:
+    """Call the highest triple, else (when it must accept) its highest four, else 让位."""
+    calls = callable_identities(state, seat)  # highest first
+    counts = identity_counts(state["hands"][seat])
+    held = [ident for ident in calls if counts[ident] == 3]
+    if held:
+        return {"seat": seat, "type": "call", "card": held[0]}
+    if calls and state["bidding"]["forced"]:
+        return {"seat": seat, "type": "call", "card": calls[0]}
+    return {"seat": seat, "type": "decline"}
 
 
 # --- shared bidding helpers ------------------------------------------------------------
@@ -274,18 +461,84 @@ def make_void(state: dict, event: dict) -> None:
     event["void"] = True
 
 
+def _transition(do):
+    """A transition that takes no detail (the check returned None)."""
+    return lambda state, seat, _detail, event: do(state, seat, event)
+
+
+CALL = Bidding(
+    start=lambda state: {"declined": [], "forced": False},
+    checks={"call": check_call, "decline": check_decline, "seize": check_seize},
+    transitions={"call": do_call, "decline": _transition(do_decline_classic),
+                 "seize": _transition(do_seize)},
+    legal=_legal_classic, public=_public_classic, default=_default_call)
+BUNDLE = Bidding(
+    start=lambda state: {"bundle": [], "declines": 0},
+    checks={"accept": check_accept, "decline": check_accept},
+    transitions={"accept": _transition(do_accept), "decline": _transition(do_decline_bundle)},
+    legal=_legal_bundle, public=_public_bundle,
+    default=lambda state, seat: {"seat": seat, "type": "accept"})
+THRONE_CALL = Bidding(
+    start=lambda state: {"declined": [], "forced": False},
+    checks={"call": check_call, "accept": check_accept, "decline": check_throne_decline},
+    transitions={"call": do_call, "accept": _transition(do_open_solo_accept),
+                 "decline": _transition(do_throne_decline)},
+    legal=_legal_throne, public=_public_classic, default=_default_throne)
+BIDDINGS = {"call": CALL, "bundle": BUNDLE, "throne_call": THRONE_CALL}
+"""The bidding procedures a preset may name (`presets.Preset.bidding`)."""
+
+
 # --- the declaration window -------------------------------------------------------------
 
 
 def open_window(state: dict, event: dict) -> None:
+    """Open the preset's declaration window, or start play when it has no step to ask."""
     state["phase"] = "declaring"
     state["turn"] = None
-    emperor = state["emperor"]
-    if state["preset"] == "lianzhong":
-        _enter(state, "emperor", [emperor])
-    else:
-        _enter(state, "declare", list(range(5)))
-    event["step_next"] = state["window"]["step"]
+    first = WINDOWS[preset_of(state).window](state)
+    if first is None:
+        start_play(state)
+        event["next"] = state["turn"]
+        return
+    event["step_next"] = first
+
+
+def _window_declare(state: dict) -> str:
+    # classic and qingdao: one step, all five seats.
+    _enter(state, "declare", list(range(5)))
+    return "declare"
+
+
+def _window_emperor(state: dict) -> str:
+    # lianzhong: the emperor chooses first (暗独 / 明独), then grab, open, kick, 扭, 踢.
+    _enter(state, "emperor", [state["emperor"]])
+    return "emperor"
+
+
+def _window_throne(state: dict) -> str | None:
+    # lianzhong_classic: 抢独 (room option) unless the emperor declared 明独保, then the
+    # guard's 明保. A 明独保 without 抢独 has nothing to ask: play starts.
+    if state["solo"] == "open":
+        return None
+    return _grab_or(state, _guard_step)
+
+
+def _grab_or(state: dict, then) -> str | None:
+    if state["options"]["grab_solo"] and state["solo"] != "open":
+        _enter(state, "grab", _others(state, state["emperor"]))
+        return "grab"
+    return then(state)
+
+
+def _guard_step(state: dict) -> str:
+    # Every seat but the emperor is asked, so the step never shows whether there is a guard.
+    _enter(state, "guard", _others(state, state["emperor"]))
+    return "guard"
+
+
+WINDOWS = {"declare": _window_declare, "emperor": _window_emperor, "throne": _window_throne}
+"""The declaration windows a preset may name (`presets.Preset.window`): each enters its
+first step and returns its name, or None when there is nothing to ask."""
 
 
 def _enter(state: dict, step: str, seats) -> None:
@@ -301,7 +554,7 @@ def answers_for(state: dict, seat: int) -> list[str]:
     emperor, guard, solo = state["emperor"], state["guard"], state["solo"]
     if step in ("declare", "emperor") and seat == emperor:
         return ["none", "dark_solo", "open_solo"] if solo == "dark" else ["none"]
-    if step == "declare":
+    if step in ("declare", "guard"):
         return ["none", "an_bao", "ming_bao"] if seat == guard else ["none"]
     if step == "grab":
         return ["none", "grab_solo"]
@@ -380,11 +633,7 @@ def _resolve_declare(state: dict, answers: dict) -> str | None:
 
 
 def _resolve_emperor(state: dict, answers: dict) -> str | None:
-    emperor = state["emperor"]
-    if state["options"]["grab_solo"] and state["solo"] != "open":
-        _enter(state, "grab", _others(state, emperor))
-        return "grab"
-    return _after_solo_choice(state)
+    return _grab_or(state, _after_solo_choice)
 
 
 def _after_solo_choice(state: dict) -> str:
@@ -404,6 +653,9 @@ def _resolve_grab(state: dict, answers: dict) -> str | None:
         while seat not in grabbers:
             seat = prev_seat(seat)
         state.update(emperor=seat, guard=None, solo="seized", revealed=True)
+    if "ti" not in preset_of(state).declarations:
+        # lianzhong_classic: no 踢 on a grabbed solo; a team or dark solo meets 明保.
+        return None if grabbers else _guard_step(state)
     return _after_solo_choice(state)
 
 
@@ -449,5 +701,5 @@ def _resolve_ti(state: dict, answers: dict) -> str | None:
     return None
 
 
-RESOLVE = {"declare": _resolve_declare, "emperor": _resolve_emperor, "grab": _resolve_grab,
+RESOLVE = {"declare": _resolve_declare, "guard": _resolve_declare, "emperor": _resolve_emperor, "grab": _resolve_grab,
            "open": _resolve_open, "kick": _resolve_kick, "niu": _resolve_niu, "ti": _resolve_ti}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-PRESETS = ("classic", "lianzhong", "qingdao")
+from .presets import PRESET, PRESETS, preset_named
 
 RANKS = "3456789TJQKA2"
 SUITS = "SHCD"
@@ -36,7 +36,7 @@ def _value_table(preset: str) -> dict[str, int]:
     table.update({SMALL_JOKER: SMALL_JOKER_VALUE, BIG_JOKER: BIG_JOKER_VALUE,
                   EMPEROR_CARD: BIG_JOKER_VALUE, LIANZHONG_GUARD_CARD: SMALL_JOKER_VALUE,
                   BAOZI: RANKS.index("4")})
-    if preset == "qingdao":
+    if PRESET[preset].baozi_high:
         # 保子 is above the big joker and is not a 4 for play (seed 003).
         table[BAOZI] = BAOZI_VALUE
     return table
@@ -46,9 +46,7 @@ VALUES = {preset: _value_table(preset) for preset in PRESETS}
 
 
 def check_preset(preset: str) -> str:
-    if preset not in VALUES:
-        raise ValueError(f"unknown preset {preset!r}; expected one of {', '.join(PRESETS)}")
-    return preset
+    return preset_named(preset).name
 
 
 # --- notation ---------------------------------------------------------------
@@ -118,8 +116,8 @@ def is_marked(card: str) -> bool:
 
 # --- decks ------------------------------------------------------------------
 
-def _mark_first(deck: list[str], plain: str, marked: str) -> None:
-    deck[deck.index(plain)] = marked
+def _mark_first(deck: list[str], marked: str) -> None:
+    deck[deck.index(identity(marked))] = marked
 
 
 def _drop(deck: list[str], rank: str, keep: int) -> list[str]:
@@ -137,24 +135,33 @@ def _drop(deck: list[str], rank: str, keep: int) -> list[str]:
 def build_deck(preset: str) -> list[str]:
     """The preset's cards in a fixed order, so a seeded shuffle is reproducible.
 
-    classic 216 (four decks, one BJ is BJ*), lianzhong 165 (no 3 4 5, three 6s
-    removed, BJ* and SJ*), qingdao 205 (eleven 3s removed, BJ* and 4H*).
+    Four decks with the preset's marked copies, less its removed ranks and the copies of
+    its thinned ranks (`presets.Preset`): classic 216 (BJ*), lianzhong 165 (no 3 4 5,
+    three 6s removed, BJ* and SJ*), qingdao 205 (eleven 3s removed, BJ* and 4H*).
     """
-    check_preset(preset)
-    one_deck = list(_NATURALS) + [SMALL_JOKER, BIG_JOKER]
-    deck = one_deck * 4
-    _mark_first(deck, BIG_JOKER, EMPEROR_CARD)
-    if preset == "lianzhong":
-        deck = [card for card in deck if card[0] not in "345" or card in MARKED_CARDS]
-        deck = _drop(deck, "6", keep=13)
-        _mark_first(deck, SMALL_JOKER, LIANZHONG_GUARD_CARD)
-    elif preset == "qingdao":
-        deck = _drop(deck, "3", keep=5)
-        _mark_first(deck, "4H", BAOZI)
+    spec = preset_named(preset)
+    deck = (list(_NATURALS) + [SMALL_JOKER, BIG_JOKER]) * 4
+    for marked in spec.marked:
+        _mark_first(deck, marked)
+    if spec.removed_ranks:
+        deck = [card for card in deck if card[0] not in spec.removed_ranks]
+    for rank, keep in spec.thinned:
+        deck = _drop(deck, rank, keep)
     return deck
 
 
 # --- what a deck holds ----------------------------------------------------------------
+
+_IDENTITY_COUNTS: dict[str, Counter] = {}
+
+
+def deck_identities(preset: str) -> Counter:
+    """How many copies of each identity (marks ignored) the preset's deck holds."""
+    counts = _IDENTITY_COUNTS.get(preset)
+    if counts is None:
+        counts = _IDENTITY_COUNTS[preset] = Counter(map(identity, build_deck(preset)))
+    return counts
+
 
 _DECK_LIMITS: dict[str, tuple[dict[str, int], dict[str, int]]] = {}
 

@@ -22,14 +22,11 @@ from .cards import identity, parse_cards
 from .counter import gone_after
 from .explain import explain
 from .errors import IllegalAction
+from .presets import preset_of
 from .scoring import score_hand
 from .sets import check_play, shape_of
 
 PLACES = 5
-
-# The switches of RULES §3 per preset.
-YIELD_ALLOWED = {"classic": True, "lianzhong": False, "qingdao": True}
-ROUND_SCOPED_PASS = {"classic": False, "lianzhong": False, "qingdao": True}
 
 
 def next_seat(seat: int) -> int:
@@ -110,7 +107,7 @@ def check_pass(state: dict, action: dict) -> None:
 def check_yield(state: dict, action: dict) -> None:
     seat = action["seat"]
     check_turn(state, seat)
-    if not YIELD_ALLOWED[state["preset"]]:
+    if not preset_of(state).yield_allowed:
         raise IllegalAction("cannot_yield", f"{state['preset']} has no 让牌: play or pass", {"why": "no_yield"})
     if state["top"] is None:
         raise IllegalAction("cannot_yield", "you lead this round: play a set (发牌)", {"why": "leading"})
@@ -141,7 +138,7 @@ def do_play(state: dict, seat: int, cards: list[str], event: dict) -> None:
         event["out"] = _take_place(state, seat, best=True)
     _reveal_if_shown(state, seat, cards, event)
     state["top"] = {"seat": seat, "cards": cards}
-    if not ROUND_SCOPED_PASS[state["preset"]]:
+    if not preset_of(state).round_scoped_pass:
         state["passed"] = []
     state["yielded"] = []
     state["round"] = state["round"] + [{"seat": seat, "type": "play", "cards": cards}]
@@ -166,7 +163,7 @@ def _menzan_if_beaten(state: dict, seat: int, event: dict) -> None:
     """闷三 (qingdao): a player left holding only their 3 whose last set is beaten goes
     out at once into the worst open place, and the 3 is discarded."""
     hand = state["hands"][seat]
-    if state["preset"] != "qingdao" or len(hand) != 1 or not is_three(hand[0]):
+    if len(hand) != 1 or not is_three(hand[0]) or not preset_of(state).three_goes_last:
         return
     hands = list(state["hands"])
     hands[seat] = []
@@ -189,15 +186,16 @@ def _take_place(state: dict, seat: int, *, best: bool) -> int:
 
 
 def _reveal_if_shown(state: dict, seat: int, cards: list[str], event: dict) -> None:
-    """Playing the guard card shows who the guard is (RULES §8): in classic any copy of
-    the called identity played by the guard (the emperor holds the other three), in
-    lianzhong / qingdao the marked card itself; a dark soloist is shown by the same."""
+    """Playing the guard card shows who the guard is (RULES §8): where the emperor calls
+    it, any copy of the called identity played by the guard (the emperor holds the other
+    three); a fixed guard card (lianzhong, qingdao) by the marked card itself; a dark
+    soloist is shown by the same."""
     if state["revealed"] or seat not in (state["guard"], state["emperor"]):
         return
     if seat == state["emperor"] and state["solo"] is None:
         return  # the emperor of a two-person side holds the called cards openly
     guard_card = state["guard_card"]
-    if state["preset"] == "classic":
+    if preset_of(state).guard_by_call:
         if seat == state["emperor"]:
             return  # a 暗独 emperor's copies could be the called three: nothing is shown
         shown = any(identity(card) == guard_card for card in cards)
@@ -259,7 +257,7 @@ def result_is_fixed(state: dict, holders: list[int]) -> bool:
         for index, seat in zip(open_places, order):
             places[index] = seat
         scores, outcome = _score(state, places)
-        outcome_only = outcome if state["preset"] == "qingdao" else scores
+        outcome_only = outcome if preset_of(state).settled_by_outcome else scores
         if seen is None:
             seen = outcome_only
         elif outcome_only != seen:
@@ -273,7 +271,7 @@ def order_remaining(state: dict, holders: list[int]) -> list[int]:
     [decision] RULES §4: classic / lianzhong fewest cards first, ties in turn order from
     the player to act; qingdao at random from the hand's seeded source (seed 003: 系统随机).
     """
-    if state["preset"] == "qingdao":
+    if preset_of(state).random_remaining:
         order = sorted(holders)
         random.Random(f"{state['seed']}:places").shuffle(order)
         return order
@@ -304,7 +302,7 @@ def build_result(state: dict) -> dict:
     """The hand's result once it has ended (the dict `state.result` returns)."""
     scores, outcome = _score(state, state["places"])
     tribute = []
-    if state["preset"] == "qingdao":
+    if preset_of(state).tribute:
         from .tribute import tribute_debts  # qingdao only; keeps the other presets light
 
         tribute = tribute_debts(emperor=state["emperor"], guard=state["guard"],

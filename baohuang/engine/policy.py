@@ -6,7 +6,9 @@ room calls it when a decision's timer runs out or a seat is under 托管.
 The baseline policy is seed 002's default answer everywhere:
 - bidding: [decision] RULES §8: the seat offered the throne accepts it (lianzhong /
   qingdao), so a table of 托管 seats never loops on void deals; in classic it calls a
-  triple it holds (the highest), else yields (让庄); under 逼庄 it calls.
+  triple it holds (the highest), else yields (让庄); under 逼庄 it calls. In
+  lianzhong_classic it calls its highest triple, else yields (让位) — after a full circle,
+  when it must accept, its highest four (暗独保); never 明独保.
 - declarations: none of 明保, 反, 扭, 踢, 明独 or 抢独: it answers ``none``, and a solo
   emperor asked to choose picks 暗独 (``dark_solo``).
 - play: the leader plays its smallest legal single (if it has none — its qingdao 3 is not
@@ -19,12 +21,12 @@ from __future__ import annotations
 from collections import Counter
 from importlib import import_module
 
-from .bidding import answers_for, triples
+from .bidding import answers_for, default_bid
 from .cards import BAOZI_VALUE, BIG_JOKER_VALUE, RANKS, SMALL_JOKER_VALUE, value
 from .errors import IllegalAction
 from .play import top_shape
 from .sets import composition, legal_sets
-from .state import actors
+from .state import actors, hidden_identities
 
 
 TWO_VALUE = RANKS.index("2")
@@ -45,21 +47,12 @@ def baseline(state: dict, seat: int) -> dict:
     """Seed 002's default answers (see the module docstring)."""
     phase = state["phase"]
     if phase == "bidding":
-        return _baseline_bid(state, seat)
+        return default_bid(state, seat)  # the preset's bidding procedure knows its default
     if phase == "declaring":
         return _baseline_declare(state, seat)
     if state["top"] is not None:
         return {"seat": seat, "type": "pass"}
     return {"seat": seat, "type": "play", "cards": " ".join(smallest_lead(state, seat))}
-
-
-def _baseline_bid(state: dict, seat: int) -> dict:
-    if state["preset"] != "classic":
-        return {"seat": seat, "type": "accept"}
-    held = triples(state["hands"][seat])  # highest first
-    if held:
-        return {"seat": seat, "type": "call", "card": held[0]}
-    return {"seat": seat, "type": "decline"}
 
 
 def _baseline_declare(state: dict, seat: int) -> dict:
@@ -135,14 +128,6 @@ def hint_order(cards: list[str], preset: str, held: Counter) -> tuple:
     else:
         kind = 1 if naturals < held[base] else 0  # breaks a larger group, or plays it whole
     return (kind, *spent, base)
-
-
-def hidden_identities(state: dict, seat: int) -> frozenset:
-    """Card identities whose play would give away an unrevealed classic guard: among
-    equal cards, play another copy first (marked cards come last anyway)."""
-    if state["preset"] == "classic" and seat == state["guard"] and not state["revealed"]:
-        return frozenset((state["called"],))
-    return frozenset()
 
 
 def policy_named(name: str):

@@ -6,7 +6,7 @@ effect and the finishing order, and returns the five seats' points with the outc
 no state. Tribute (进贡) lives in `tribute.py`.
 """
 
-PRESETS = ("classic", "lianzhong", "qingdao")
+from .presets import preset_named
 
 PLACE_NAMES = ("头科", "二科", "三科", "二落", "大落")
 """Finishing places 1..5: first out, second, third, second-to-last (二落), last (大落)."""
@@ -14,13 +14,6 @@ PLACE_NAMES = ("头科", "二科", "三科", "二落", "大落")
 SOLOS = (None, "dark", "open", "seized")
 """None: emperor and guard are two people; "dark" 暗独; "open" 明独; "seized" classic
 抢庄 (抢杠) or lianzhong 抢独."""
-
-# Declarations each preset knows. Classic and qingdao only have the guard's 明保.
-DECLARATIONS = {
-    "classic": frozenset({"ming_bao"}),
-    "lianzhong": frozenset({"ming_bao", "rebel", "niu", "ti"}),
-    "qingdao": frozenset({"ming_bao"}),
-}
 
 # Place points indexed by place - 1.
 CLASSIC_PLACE_POINTS = (6, 3, 0, -3, -6)
@@ -38,14 +31,11 @@ def score_hand(preset, *, emperor, guard, solo, declarations, places):
     solo. `declarations` holds those that took effect ("ming_bao", "rebel" = 造反,
     "niu" = 扭, "ti" = 踢). Returns `(scores by seat, outcome of the emperor side)`.
     """
-    _check_hand(preset, emperor, guard, solo, declarations, places)
+    rules = preset_named(preset)
+    _check_hand(rules, emperor, guard, solo, declarations, places)
     declared = frozenset(declarations)
     place_of = {seat: index + 1 for index, seat in enumerate(places)}
-    if preset == "classic":
-        return _score_classic(emperor, guard, solo, declared, place_of)
-    if preset == "lianzhong":
-        return _score_lianzhong(emperor, guard, solo, declared, place_of)
-    return _score_qingdao(emperor, guard, solo, declared, place_of)
+    return SCORERS[rules.scoring](emperor, guard, solo, declared, place_of)
 
 
 def outcome_of(total):
@@ -158,25 +148,23 @@ def _emperor_against_four(emperor, share):
     return scores
 
 
-def _check_hand(preset, emperor, guard, solo, declarations, places):
+def _check_hand(rules, emperor, guard, solo, declarations, places):
     """Reject inputs the rules cannot produce, naming the bad value."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; expected one of {PRESETS}")
     if sorted(places) != [0, 1, 2, 3, 4]:
         raise ValueError(f"places must list seats 0-4 once each, got {places!r}")
     if emperor not in range(5):
         raise ValueError(f"emperor must be a seat 0-4, got {emperor!r}")
     if solo not in SOLOS:
         raise ValueError(f"unknown solo {solo!r}; expected one of {SOLOS}")
-    if solo == "seized" and preset == "qingdao":
-        raise ValueError("qingdao has no seized solo (抢庄 / 抢独)")
+    if solo == "seized" and not rules.seizable:
+        raise ValueError(f"{rules.name} has no seized solo (抢庄 / 抢独)")
     if solo is None and (guard not in range(5) or guard == emperor):
         raise ValueError(f"a two-person side needs a guard other than the emperor, got {guard!r}")
     if solo is not None and guard not in (None, emperor):
         raise ValueError(f"a solo emperor has no guard, got guard {guard!r}")
-    unknown = set(declarations) - DECLARATIONS[preset]
+    unknown = set(declarations) - rules.declarations
     if unknown:
-        raise ValueError(f"{preset} has no declaration {sorted(unknown)!r}")
+        raise ValueError(f"{rules.name} has no declaration {sorted(unknown)!r}")
     _check_declaration_order(solo, frozenset(declarations))
 
 
@@ -193,3 +181,7 @@ def _check_declaration_order(solo, declared):
         raise ValueError(f"a {solo} solo allows only {sorted(allowed)}, got {sorted(declared)}")
     if solo == "dark" and "ti" in declared and "rebel" not in declared:
         raise ValueError("a dark solo is kicked (踢) only after rebel (反)")
+
+
+SCORERS = {"classic": _score_classic, "lianzhong": _score_lianzhong, "qingdao": _score_qingdao}
+"""The scoring procedures a preset may name (`presets.Preset.scoring`)."""

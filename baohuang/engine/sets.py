@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from .cards import (BAOZI_VALUE, BIG_JOKER_VALUE, RANKS, SMALL_JOKER_VALUE, SUITS, VALUES,
                     check_preset, format_cards, identity, is_marked, parse_cards)
 from .errors import IllegalAction
+from .presets import PRESET
 
 THREE = RANKS.index("3")  # qingdao: the 3 goes last, alone, as a lead
 SIX = RANKS.index("6")  # lianzhong 憋6: the 6s go last, together
@@ -81,7 +82,7 @@ def shape_of(cards: list[str], preset: str) -> Shape:
         raise IllegalAction("illegal_set", f"{format_cards(cards, preset)} mixes naturals of "
                             f"two ranks ({' and '.join(_TIER_NAMES[t] for t in naturals)})",
                             {"cards": list(cards), "why": "two_ranks"})
-    if preset == "qingdao" and THREE in tiers and len(cards) > 1:
+    if THREE in tiers and len(cards) > 1 and PRESET[preset].three_goes_last:
         raise IllegalAction("illegal_set", f"{format_cards(cards, preset)}: a 3 can only be played alone",
                             {"cards": list(cards), "why": "three_alone"})
     if tiers[BAOZI_VALUE] > 1:
@@ -157,8 +158,8 @@ def _as_shape(top, preset: str) -> Shape | None:
 
 
 def _holds_sixes_rule(preset: str, hold_sixes: bool) -> bool:
-    # 憋6 is a lianzhong room option; it means nothing in the other presets.
-    return hold_sixes and preset == "lianzhong"
+    # 憋6 is a room option of the presets that have it; it means nothing in the others.
+    return hold_sixes and PRESET[preset].sixes_option
 
 
 def check_play(cards: list[str], hand: list[str], preset: str, *, top, hold_sixes: bool = False
@@ -178,8 +179,8 @@ def check_play(cards: list[str], hand: list[str], preset: str, *, top, hold_sixe
                                 {"card": card, "held": held[card], "wanted": count})
     table = VALUES[check_preset(preset)]
     tiers = {table[card] for card in cards}
-    if preset == "qingdao" and THREE in tiers and (len(cards) > 1 or top is not None
-                                                   or len(hand) > 1):
+    if THREE in tiers and PRESET[preset].three_goes_last and (
+            len(cards) > 1 or top is not None or len(hand) > 1):
         raise IllegalAction("three_goes_last",
                             "a 3 may only be played alone, as a lead, as your last card", {"cards": list(cards)})
     shape = shape_of(cards, preset)
@@ -279,7 +280,7 @@ def _follow_compositions(groups, forced, top: Shape):
 def _forced_tiers(groups, hand_size: int, preset: str, top, hold_sixes: bool) -> dict:
     """Tiers the last-set rules restrict: tier → the one composition allowed, or None."""
     forced = {}
-    if preset == "qingdao" and groups[THREE]:
+    if groups[THREE] and PRESET[preset].three_goes_last:
         # The 3 goes alone, as a lead, as the last card.
         forced[THREE] = (THREE, 1, 0, 0, 0) if top is None and hand_size == 1 else None
     if _holds_sixes_rule(preset, hold_sixes) and groups[SIX]:

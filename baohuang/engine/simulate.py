@@ -20,6 +20,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from . import bidding
+from .presets import preset_of
 from .state import actors, apply, legal_actions, new_hand
 
 MAX_ACTIONS = 10_000  # a hand takes a few hundred; more means the engine loops
@@ -69,26 +71,39 @@ def choose(state: dict, rng: random.Random, mood: Mood, *, legal=legal_actions) 
     """
     seats = actors(state)
     phase = state["phase"]
-    if phase == "bidding" and state["preset"] == "classic" and rng.random() < mood.seize:
+    if (phase == "bidding" and "seize" in bidding.procedure(state).actions
+            and rng.random() < mood.seize):
         grabber = rng.randrange(5)
         if any(a["type"] == "seize" for a in legal(state, grabber)):
             return {"seat": grabber, "type": "seize"}
     seat = seats[0] if len(seats) == 1 else rng.choice(seats)
     options = legal(state, seat)
     if phase == "bidding":
-        return _bid(options, rng, mood)
+        return _bid(state, options, rng, mood)
     if phase == "declaring":
         return _declare(options, rng, mood)
     return _play(state, options, rng, mood)
 
 
-def _bid(options: list[dict], rng: random.Random, mood: Mood) -> dict:
+def _bid(state: dict, options: list[dict], rng: random.Random, mood: Mood) -> dict:
     by_type = _by_type(options)
+    if "call" in bidding.procedure(state).actions and "accept" in by_type:
+        return _bid_throne(by_type, rng, mood)
     if "accept" in by_type:
         return by_type["accept"][0] if rng.random() < mood.accept else by_type["decline"][0]
     calls = by_type.get("call", [])
     if calls and ("decline" not in by_type or rng.random() < mood.call):
         return rng.choice(calls)  # the engine lists triples and four-of-a-kinds alike
+    return by_type["decline"][0]
+
+
+def _bid_throne(by_type: dict, rng: random.Random, mood: Mood) -> dict:
+    """lianzhong_classic: now and then 明独保 (accept with no call), else a call or 让位."""
+    if rng.random() < mood.declare["open_solo"] / 8:
+        return by_type["accept"][0]
+    calls = by_type.get("call", [])
+    if calls and ("decline" not in by_type or rng.random() < mood.call):
+        return rng.choice(calls)
     return by_type["decline"][0]
 
 
@@ -155,7 +170,7 @@ def summary(state: dict, hand: int, seed) -> dict:
                 declarations=list(result["declarations"]), places=list(result["places"]),
                 menzan=list(result["menzan"]), scores=list(result["scores"]),
                 outcome=result["outcome"])
-    if state["preset"] == "qingdao":
+    if preset_of(state).tribute:
         line["tribute"] = [{"from": debt["from"], "to": debt["to"], "cards": debt["cards"]}
                            for debt in result["tribute"]]
     return line

@@ -11,7 +11,8 @@ players), so ``replay(preset, seed, actions)`` rebuilds the state exactly.
 State keys
 ----------
 Identity and options
-- ``preset``: ``"classic" | "lianzhong" | "qingdao"``.
+- ``preset``: a name of `presets.PRESETS` (``"classic" | "lianzhong" | "qingdao" |
+  "lianzhong_classic"``); the rules it stands for are `presets.preset_of(state)`.
 - ``seed``: int or str, as given to `new_hand`. SECRET until the hand is over.
 - ``salt``: str or None, the per-hand salt of the seed's commitment (`fairness`). SECRET
   until the hand is over.
@@ -39,6 +40,8 @@ Bidding (phase ``bidding``; ``turn`` is the deciding seat)
   - classic: ``{"declined": [seats in order of 让庄], "forced": bool}``. ``BJ*`` is in
     the deciding seat's hand (让庄 moves it to the 上家). ``forced`` is True during 逼庄:
     the seat to act must call one of its triples.
+  - lianzhong_classic: as classic, ``forced`` True after a full circle of 让位 (a seat
+    that can call must accept).
   - lianzhong / qingdao: ``{"bundle": [cards], "declines": int}`` — the cards travelling
     with the throne (``BJ*`` plus one card per later refusal, removed from the decliners'
     hands; public: every card in the bundle is shown face up), and how many refusals so far.
@@ -47,9 +50,10 @@ Bidding (phase ``bidding``; ``turn`` is the deciding seat)
 Roles (``guard`` and ``solo == "dark"`` are SECRET until ``revealed``)
 - ``emperor``: seat or None (皇帝).
 - ``guard``: seat or None (保皇派). None for a solo.
-- ``called``: classic: the identity called (``"9S"``, ``"BJ"``); else None.
-- ``guard_card``: the card whose play by the unrevealed guard reveals it: classic the
-  called identity (suit matters, marks ignored), lianzhong ``"SJ*"``, qingdao ``"4H*"``.
+- ``called``: classic / lianzhong_classic: the identity called (``"9S"``, ``"BJ"``); else None.
+- ``guard_card``: the card whose play by the unrevealed guard reveals it: classic and
+  lianzhong_classic the called identity (suit matters, marks ignored), lianzhong ``"SJ*"``,
+  qingdao ``"4H*"``.
 - ``solo``: None | ``"dark"`` (暗独) | ``"open"`` (明独) | ``"seized"`` (classic 抢庄,
   lianzhong 抢独). Until the window closes, a solo emperor counts as ``"dark"``.
 - ``revealed``: bool — whether the emperor side's make-up is public (always True for
@@ -116,11 +120,11 @@ import json
 import random
 
 from . import bidding, play
-from .cards import PRESETS, build_deck, parse_cards, sort_hand
+from .cards import build_deck, parse_cards, sort_hand
 from .errors import IllegalAction
+from .presets import preset_named, preset_of
 from .sets import legal_sets
 
-DEAL_SIZE = {"classic": 43, "lianzhong": 33, "qingdao": 41}
 # card_counter: whether a seat's view carries its 记牌器 (`counter.unseen`).
 DEFAULT_OPTIONS = {"hold_sixes": True, "grab_solo": False, "card_counter": True}
 
@@ -148,18 +152,19 @@ def new_hand(preset: str, seed, *, options=None, tribute=(), salt=None) -> dict:
     options = _options(preset, options)
     state = _base_state(preset, seed, options, deal(preset, seed))
     state["salt"] = salt
-    if preset == "qingdao":
+    if preset_named(preset).tribute:
         _tribute_and_threes(state, [dict(debt) for debt in tribute])
     return _opened(state)
 
 
 def deal(preset: str, seed) -> list[list[str]]:
     """The five hands as the seeded shuffle deals them, before any card changes hands."""
+    rules = preset_named(preset)
     deck = build_deck(preset)
     random.Random(f"{seed}:deal").shuffle(deck)
-    size = DEAL_SIZE[preset]
+    size = rules.deal_size
     hands = [deck[size * seat:size * (seat + 1)] for seat in range(5)]
-    if preset == "classic":
+    if rules.leftover_to_crown:
         # [decision] RULES §5: the one card left over goes to the seat holding BJ*. When
         # the leftover is BJ* itself (1 deal in 216) it goes to seat 0, where dealing one
         # card at a time would have put the 216th card.
@@ -170,8 +175,7 @@ def deal(preset: str, seed) -> list[list[str]]:
 
 
 def _options(preset: str, options) -> dict:
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; expected one of {', '.join(PRESETS)}")
+    preset_named(preset)  # ValueError naming the known presets
     merged = dict(DEFAULT_OPTIONS)
     for key, flag in (options or {}).items():
         if key not in DEFAULT_OPTIONS or not isinstance(flag, bool):
@@ -207,16 +211,20 @@ def _tribute_and_threes(state: dict, debts: list) -> None:
     for purchase in purchases:
         if purchase["seller"] not in sellers:
             sellers.append(purchase["seller"])
-    state.update(hands=[sort_hand(hand, "qingdao") for hand in hands], tribute_in=debts,
+    state.update(hands=[sort_hand(hand, state["preset"]) for hand in hands], tribute_in=debts,
                  tribute_paid=transfers, threes=purchases, sold_three=sellers)
 
 
 def _opened(state: dict) -> dict:
-    if state["preset"] == "lianzhong" and state["options"]["hold_sixes"]:
-        # 憋6 binds a seat dealt any 6 (RULES §2).
-        state["six_bound"] = [any(card[0] == "6" for card in hand) for hand in state["hands"]]
+    _bind_sixes(state)
     bidding.start_bidding(state)
     return state
+
+
+def _bind_sixes(state: dict) -> None:
+    if preset_of(state).sixes_option and state["options"]["hold_sixes"]:
+        # 憋6 binds a seat dealt any 6 (RULES §2).
+        state["six_bound"] = [any(card[0] == "6" for card in hand) for hand in state["hands"]]
 
 
 def state_from_hands(preset: str, hands, *, seed=0, options=None, emperor=None, guard=None,
@@ -230,9 +238,8 @@ def state_from_hands(preset: str, hands, *, seed=0, options=None, emperor=None, 
     state = _base_state(preset, seed, _options(preset, options), cards)
     if emperor is None:
         return _opened(state)
-    if preset == "lianzhong" and state["options"]["hold_sixes"]:
-        state["six_bound"] = [any(card[0] == "6" for card in hand) for hand in state["hands"]]
-    guard_card = {"classic": called, "lianzhong": "SJ*", "qingdao": "4H*"}[preset]
+    _bind_sixes(state)
+    guard_card = preset_named(preset).guard_card or called
     state.update(emperor=emperor, guard=guard, solo=solo, called=called, guard_card=guard_card,
                  declarations=list(declarations),
                  revealed=solo in ("open", "seized") if revealed is None else revealed)
@@ -291,34 +298,21 @@ def _validate(state: dict, action):
     return kind, CHECKS[kind](state, action)
 
 
-def _check_call(state, action):
-    if state["preset"] != "classic":
-        raise IllegalAction("unknown_action", f"{state['preset']} has no 叫庄: accept or decline", {"action": "call"})
-    return bidding.check_call(state, action)
-
-
-def _do_decline(state, seat, _detail, event):
-    if state["preset"] == "classic":
-        bidding.do_decline_classic(state, seat, event)
-    else:
-        bidding.do_decline_bundle(state, seat, event)
-
-
 CHECKS = {
-    "call": _check_call,
-    "decline": bidding.check_decline,
-    "accept": bidding.check_accept,
-    "seize": bidding.check_seize,
+    "call": bidding.check_bid,
+    "decline": bidding.check_bid,
+    "accept": bidding.check_bid,
+    "seize": bidding.check_bid,
     "declare": bidding.check_declare,
     "play": play.check_play_action,
     "pass": play.check_pass,
     "yield": play.check_yield,
 }
 TRANSITIONS = {
-    "call": lambda state, seat, ident, event: bidding.do_call(state, seat, ident, event),
-    "decline": _do_decline,
-    "accept": lambda state, seat, _detail, event: bidding.do_accept(state, seat, event),
-    "seize": lambda state, seat, _detail, event: bidding.do_seize(state, seat, event),
+    "call": bidding.do_bid,
+    "decline": bidding.do_bid,
+    "accept": bidding.do_bid,
+    "seize": bidding.do_bid,
     "declare": lambda state, seat, what, event: bidding.do_declare(state, seat, what, event),
     "play": lambda state, seat, cards, event: play.do_play(state, seat, cards, event),
     "pass": lambda state, seat, _detail, event: play.do_pass(state, seat, event),
@@ -333,7 +327,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     """Every legal action for ``seat`` now (one ``play`` per distinct composition)."""
     phase = state["phase"]
     if phase == "bidding":
-        return _legal_bids(state, seat)
+        return bidding.legal_bids(state, seat)
     if phase == "declaring":
         return [{"seat": seat, "type": "declare", "what": what}
                 for what in bidding.answers_for(state, seat)]
@@ -343,37 +337,22 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if top is not None:
         top = play.top_shape(state["preset"], top["cards"])
     sets = legal_sets(state["hands"][seat], state["preset"], top=top,
-                      hold_sixes=state["six_bound"][seat], avoid=_avoid(state, seat))
+                      hold_sixes=state["six_bound"][seat],
+                      avoid=hidden_identities(state, seat))
     actions = [{"seat": seat, "type": "play", "cards": " ".join(cards)} for cards in sets]
     if top is not None:
         actions.append({"seat": seat, "type": "pass"})
-        if play.YIELD_ALLOWED[state["preset"]] and seat not in state["yielded"]:
+        if preset_of(state).yield_allowed and seat not in state["yielded"]:
             actions.append({"seat": seat, "type": "yield"})
     return actions
 
 
-def _avoid(state: dict, seat: int) -> frozenset:
-    """Identities whose play would reveal an unrevealed classic guard (marked cards are
-    always chosen last by `legal_sets`)."""
-    if state["preset"] == "classic" and seat == state["guard"] and not state["revealed"]:
+def hidden_identities(state: dict, seat: int) -> frozenset:
+    """Identities whose play would reveal an unrevealed guard of a called card (marked
+    cards are always chosen last by `legal_sets`)."""
+    if preset_of(state).guard_by_call and seat == state["guard"] and not state["revealed"]:
         return frozenset((state["called"],))
     return frozenset()
-
-
-def _legal_bids(state: dict, seat: int) -> list[dict]:
-    actions = []
-    classic = state["preset"] == "classic"
-    if seat == state["turn"]:
-        if classic:
-            actions += [{"seat": seat, "type": "call", "card": ident}
-                        for ident in bidding.callable_identities(state, seat)]
-            if not state["bidding"]["forced"]:
-                actions.append({"seat": seat, "type": "decline"})
-        else:
-            actions += [{"seat": seat, "type": "accept"}, {"seat": seat, "type": "decline"}]
-    if classic and not (state["bidding"]["forced"] and seat == state["turn"]):
-        actions.append({"seat": seat, "type": "seize"})  # 抢庄, open to every seat
-    return actions
 
 
 # --- result, serialisation, replay ----------------------------------------------------------

@@ -35,9 +35,11 @@ from __future__ import annotations
 from collections import Counter
 
 from .cards import BAOZI_VALUE, BIG_JOKER_VALUE, RANKS, SMALL_JOKER_VALUE, VALUES, build_deck
-from .play import YIELD_ALLOWED, top_shape
-from .policy import baseline, hidden_identities
+from .play import top_shape
+from .policy import baseline
+from .presets import PRESET, preset_of
 from .sets import BIG, PLAIN, SMALL, SIX, THREE, Shape, composition, legal_sets, shape_of
+from .state import hidden_identities
 
 # Costs of a follow, in "leads": breaking a group leaves a set that still needs playing;
 # jokers are the cards that decide rounds, the big ones above all.
@@ -135,7 +137,7 @@ def _sides(state: dict, seat: int) -> tuple[set, set]:
 
 def _last_tier(state: dict, seat: int, tiers: Counter) -> int | None:
     """The tier this seat must play as its final set: qingdao's 3, a bound seat's 6s."""
-    if state["preset"] == "qingdao" and tiers[THREE]:
+    if tiers[THREE] and preset_of(state).three_goes_last:
         return THREE
     if state["six_bound"][seat] and tiers[SIX]:
         return SIX
@@ -228,7 +230,7 @@ def follow(seen: Sight) -> dict:
             return _play(seat, best)
         if cost < NO_PLAY and (urgent or _wins_the_way_out(seen, best)):
             return _play(seat, best)
-        if YIELD_ALLOWED[seen.preset] and seat not in state["yielded"]:
+        if PRESET[seen.preset].yield_allowed and seat not in state["yielded"]:
             return {"seat": seat, "type": "yield"}  # look again once the others have acted
     return {"seat": seat, "type": "pass"}
 
@@ -253,7 +255,7 @@ def follow_cost(seen: Sight, cards: list[str]) -> float:
 
 
 def _leaves_lone_three(seen: Sight, cards: list[str]) -> bool:
-    return (seen.preset == "qingdao" and seen.last_tier == THREE
+    return (PRESET[seen.preset].three_goes_last and seen.last_tier == THREE
             and len(seen.hand) - len(cards) == 1)
 
 

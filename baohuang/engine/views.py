@@ -5,17 +5,18 @@ This is the only place that turns engine state or events into a client payload:
 ``seat=None`` is a spectator (旁观), who sees only public information.
 
 What is public: every seat's card count, the table (top set, what each seat did last this
-round), whose turn it is and the phase, the bidding (classic: who holds ``BJ*`` and who
-refused; lianzhong / qingdao: the face-up bundle), the emperor, the called card (classic),
-public declarations and 锄头 marks, places, 闷三, qingdao's debts and who sold a 3, and the
-result once the hand is over.
+round), whose turn it is and the phase, the bidding (classic, lianzhong_classic: who holds
+``BJ*`` and who refused; lianzhong / qingdao: the face-up bundle), the emperor, the called
+card (classic, lianzhong_classic), public declarations and 锄头 marks, places, 闷三,
+qingdao's debts and who sold a 3, and the result once the hand is over.
 
 What is secret: the cards in a hand (only its owner sees them); who the guard is under
 暗保 and that an emperor is alone under 暗独 (only that seat knows) until ``revealed`` —
 by 明保 / 明独 / 造反, by the guard card being played, or at the end of the hand; what a
 seat answered silently in the declaration window (``none`` / ``an_bao`` / ``dark_solo``,
 which would name the guard or the soloist); which card a tribute or a 3 was paid with
-(only payer and receiver know); whether a seat is bound by 憋6 (it tells that the seat
+(only payer and receiver know — the payer of a 保子 thereby knows this hand's guard, as
+the rules have it: RULES §7); whether a seat is bound by 憋6 (it tells that the seat
 holds a 6); the seed and salt of the deal until the hand is over (`fairness`).
 
 Once a hand has ended everything is shown (摊牌): every seat's remaining cards
@@ -42,12 +43,11 @@ yield). A spectator's view has none of these.
 
 from __future__ import annotations
 
-from .bidding import SILENT, answers_for, callable_identities
-from .cards import EMPEROR_CARD
+from .bidding import SILENT, answers_for, legal_bids, public_bidding
 from .counter import unseen
 from .fairness import disclosure
-from .play import YIELD_ALLOWED
 from .policy import hints
+from .presets import preset_of
 from .state import actors
 
 SEATS = range(5)
@@ -88,12 +88,12 @@ def view(state: dict, seat: int | None = None) -> dict:
         payload["cannot_beat"] = (phase == "playing" and seat == state["turn"] and state["top"] is not None
                                   and not payload["hints"])
     if phase == "bidding":
-        payload["bidding"] = _bidding(state)
+        payload["bidding"] = public_bidding(state)
     elif phase == "declaring":
         payload["window"] = _window(state)
     elif phase == "playing":
         payload["table"] = _table(state)
-    if state["preset"] == "qingdao":
+    if preset_of(state).tribute:
         payload["deal"] = _qingdao_deal(state, seat)
     if state["result"] is not None:
         payload["result"] = _copy(state["result"])
@@ -148,40 +148,21 @@ def _choices(state: dict, seat: int, hints: list) -> tuple[list[str], dict]:
         return ["play"], {}  # a leader always holds some legal set
     types = ["play"] if hints else []  # one hint per rank with a legal play
     types.append("pass")
-    if YIELD_ALLOWED[state["preset"]] and seat not in state["yielded"]:
+    if preset_of(state).yield_allowed and seat not in state["yielded"]:
         types.append("yield")
     return types, {}
 
 
 def _bid_choices(state: dict, seat: int) -> tuple[list[str], dict]:
-    classic = state["preset"] == "classic"
+    """The bid types ``seat`` may take, in the procedure's order; ``call`` lists the
+    identities it may call."""
     types, options = [], {}
-    deciding = seat == state["turn"]
-    if deciding and classic:
-        calls = callable_identities(state, seat)
-        if calls:
-            types.append("call")
-            options["call"] = calls
-        if not state["bidding"]["forced"]:
-            types.append("decline")
-    elif deciding:
-        types += ["accept", "decline"]
-    if classic and not (deciding and state["bidding"]["forced"]):
-        types.append("seize")  # 抢庄 is open to every seat during the bidding
+    for action in legal_bids(state, seat):
+        if action["type"] not in types:
+            types.append(action["type"])
+        if action["type"] == "call":
+            options.setdefault("call", []).append(action["card"])
     return types, options
-
-
-def _bidding(state: dict) -> dict:
-    bidding = state["bidding"]
-    public = {"first_holder": state["first_holder"]}
-    if state["preset"] == "classic":
-        # The crown (BJ*) travels openly from hand to hand: its holder is public.
-        crown = next(seat for seat in SEATS if EMPEROR_CARD in state["hands"][seat])
-        public.update(crown=crown, declined=list(bidding["declined"]),
-                      forced=bidding["forced"])
-    else:
-        public.update(bundle=list(bidding["bundle"]), declines=bidding["declines"])
-    return public
 
 
 def _window(state: dict) -> dict:

@@ -110,6 +110,7 @@ def test_value_of_unknown_preset_is_an_error():
     ("classic", 216, 43, {"BJ*"}),
     ("lianzhong", 165, 33, {"BJ*", "SJ*"}),
     ("qingdao", 205, 41, {"BJ*", "4H*"}),
+    ("lianzhong_classic", 165, 33, {"BJ*"}),  # a plain fourth small joker, no SJ*
 ])
 def test_deck_size_and_marks_per_preset(preset, size, per_seat, marks):
     deck = build_deck(preset)
@@ -124,7 +125,8 @@ def test_deck_size_and_marks_per_preset(preset, size, per_seat, marks):
 def test_four_decks_hold_four_copies_of_every_identity_but_removed_ranks(preset):
     copies = Counter(identity(card) for card in build_deck(preset))
     assert copies["BJ"] == 4 and copies["SJ"] == 4
-    removed = {"classic": "", "lianzhong": "3456", "qingdao": "3"}[preset]
+    removed = {"classic": "", "lianzhong": "3456", "qingdao": "3",
+               "lianzhong_classic": "3456"}[preset]
     for rank in RANKS:
         if rank not in removed:
             assert all(copies[rank + suit] == 4 for suit in "SHCD"), rank
@@ -133,6 +135,7 @@ def test_four_decks_hold_four_copies_of_every_identity_but_removed_ranks(preset)
 @pytest.mark.parametrize("preset, rank, count", [
     ("classic", "3", 16), ("lianzhong", "3", 0), ("lianzhong", "4", 0), ("lianzhong", "5", 0),
     ("lianzhong", "6", 13), ("qingdao", "3", 5), ("qingdao", "4", 16),
+    ("lianzhong_classic", "5", 0), ("lianzhong_classic", "6", 13),
 ])
 def test_deck_rank_counts(preset, rank, count):
     assert sum(card[0] == rank for card in build_deck(preset)) == count

@@ -31,6 +31,7 @@ import pytest
 from baohuang.engine import (IllegalAction, actors, apply, autoplay, check, event_view,
                              from_json, legal_actions, new_hand, replay, to_json, view)
 from baohuang.engine.cards import ALL_CARDS, build_deck, identity, parse_cards
+from baohuang.engine.presets import PRESET, PRESETS
 from baohuang.engine.sets import composition
 from baohuang.engine.simulate import Mood, choose
 
@@ -39,7 +40,8 @@ TABLES = 4  # tables per preset, each a pytest case (xdist can spread them)
 # multiplies the hands: BAOHUANG_PROPERTY_SCALE=10 pytest baohuang/engine/tests/test_properties.py
 SCALE = float(os.environ.get("BAOHUANG_PROPERTY_SCALE", "1"))
 HANDS_PER_TABLE = {preset: max(8, round(hands * SCALE)) for preset, hands in
-                   {"classic": 30, "lianzhong": 40, "qingdao": 30}.items()}
+                   {"classic": 30, "lianzhong": 40, "qingdao": 30,
+                    "lianzhong_classic": 40}.items()}
 FULL_EVERY = 5
 VIEWERS = (None, 0, 1, 2, 3, 4)
 
@@ -319,13 +321,13 @@ def test_a_classic_deal_that_leaves_over_the_crown_still_deals_it():
 
 
 def table_options(preset, rng):
-    if preset != "lianzhong":
+    if not PRESET[preset].sixes_option:  # the lianzhong family's room options, varied
         return None
     return {"hold_sixes": rng.random() < 0.7, "grab_solo": rng.random() < 0.3}
 
 
 @pytest.mark.parametrize("table", range(TABLES))
-@pytest.mark.parametrize("preset", ["classic", "lianzhong", "qingdao"])
+@pytest.mark.parametrize("preset", PRESETS)
 def test_random_playouts_keep_every_invariant(preset, table):
     rng = random.Random(f"properties:{preset}:{table}")
     debts = []
@@ -353,7 +355,8 @@ def test_random_playouts_keep_every_invariant(preset, table):
 # action (~400 a hand) a hand costs 30-50 ms of CPU, so the default is what fits in about
 # 25 s per preset on a 2-core machine. BAOHUANG_PROPERTY_SCALE=4.5 plays 2,000+ per preset.
 SWEEP_HANDS = {preset: max(20, round(hands * SCALE)) for preset, hands in
-               {"classic": 450, "lianzhong": 650, "qingdao": 520}.items()}
+               {"classic": 450, "lianzhong": 650, "qingdao": 520,
+                "lianzhong_classic": 650}.items()}
 SWEEP_POLICY_SHARE = {"baseline": 0.15, "strong": 0.05}  # of the actions; the rest `choose`
 
 
@@ -399,7 +402,7 @@ def play_swept(preset, seed, *, options, tribute):
     return state
 
 
-@pytest.mark.parametrize("preset", ["classic", "lianzhong", "qingdao"])
+@pytest.mark.parametrize("preset", PRESETS)
 def test_thousands_of_hands_keep_the_cheap_invariants(preset):
     rng = random.Random(f"sweep:{preset}")
     debts = []

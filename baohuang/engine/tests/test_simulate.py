@@ -13,10 +13,11 @@ from baohuang.engine.simulate import hand_seed, simulate
 
 HANDS = 250
 SEED = 11
-DECK = {"classic": 216, "lianzhong": 165, "qingdao": 205}
+DECK = {"classic": 216, "lianzhong": 165, "qingdao": 205, "lianzhong_classic": 165}
 KEYS = {"preset", "hand", "seed", "void", "dealt", "emperor", "guard", "solo", "declarations",
         "places", "menzan", "scores", "outcome"}
-RUNS = {"classic": [], "lianzhong": ["--grab-solo"], "qingdao": []}
+RUNS = {"classic": [], "lianzhong": ["--grab-solo"], "qingdao": [],
+        "lianzhong_classic": ["--grab-solo"]}
 
 
 def run_cli(*args):
@@ -53,6 +54,8 @@ def situations(lines):
     ("lianzhong", {"solo:None", "solo:dark", "solo:open", "solo:seized", "ming_bao", "rebel",
                    "niu", "ti", "rebel+niu+ti", "void"}),
     ("qingdao", {"solo:None", "solo:dark", "solo:open", "ming_bao", "void", "menzan"}),
+    ("lianzhong_classic", {"solo:None", "solo:dark", "solo:open", "solo:seized", "ming_bao",
+                           "void"}),
 ])
 def test_a_few_hundred_hands_show_every_situation(tables, preset, expected):
     assert expected <= situations(tables[preset])
@@ -80,7 +83,20 @@ def test_every_line_holds_the_required_fields(tables, preset):
         assert line["places"][5 - len(line["menzan"]):] == line["menzan"][::-1]
 
 
-@pytest.mark.parametrize("preset", ["classic", "lianzhong"])
+def test_lianzhong_classic_tables_yield_and_force_acceptance_after_a_circle():
+    declines = []
+    for line, _state, actions in simulate("lianzhong_classic", 120, SEED):
+        bids = [action["type"] for action in actions
+                if action["type"] in ("call", "accept", "decline")]
+        declines.append(bids.count("decline"))
+        assert set(bids[:-1]) <= {"decline"}, bids
+        # Accepted within two circles, or void after the tenth 让位.
+        assert (bids[-1] == "decline") == line["void"] == (declines[-1] == 10), bids
+    assert any(0 < count < 5 for count in declines)  # 让位 within the first circle
+    assert any(5 <= count < 10 for count in declines)  # accepted only when it had to
+
+
+@pytest.mark.parametrize("preset", ["classic", "lianzhong", "lianzhong_classic"])
 def test_classic_and_lianzhong_hands_are_zero_sum(tables, preset):
     assert all(sum(line["scores"]) == 0 for line in tables[preset] if not line["void"])
 
