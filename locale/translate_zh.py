@@ -12,10 +12,11 @@ from zh_history import TABLE as HISTORY  # rules pages, replays, round log, 记�
 from zh_table import TABLE  # the table page's texts (rooms/table_text.py)
 
 ZH = {
-    "Classic 叫庄保皇": "叫庄保皇", "Lianzhong 皇保保皇": "皇保保皇", "Qingdao 青岛保皇": "青岛保皇",
+    "Classic 叫庄保皇": "叫庄保皇", "Lianzhong 皇保保皇": "皇保保皇", "Qingdao 青岛保皇": "青岛保皇", "Lianzhong classic 联众经典": "联众经典",
     "Baseline": "基础", "Stronger": "较强", "Nickname": "昵称", "Room name": "房间名", "Rules": "玩法",
     "Seconds to play": "出牌限时（秒）", "Seconds to bid": "叫庄限时（秒）", "Seconds to declare": "表态限时（秒）",
-    "Hold sixes 憋6 (lianzhong)": "憋6（皇保保皇）", "Grab solo 抢独 (lianzhong)": "抢独（皇保保皇）",
+    "Hold sixes 憋6 (lianzhong, lianzhong classic)": "憋6（皇保保皇、联众经典）",
+    "Grab solo 抢独 (lianzhong, lianzhong classic)": "抢独（皇保保皇、联众经典）",
     "Auto-play 托管 policy": "托管策略", "Allow bots": "允许机器人", "Allow spectators": "允许旁观",
     "Seconds a 托管 seat or bot pauses before it plays": "托管和机器人出牌前的停顿（秒）",
     "Bots to seat now": "现在加入的机器人", "This room does not allow bots.": "这个房间不允许机器人。",

@@ -15,6 +15,7 @@ PRESET_LABELS = {
     Preset.CLASSIC: _("Classic 叫庄保皇"),
     Preset.LIANZHONG: _("Lianzhong 皇保保皇"),
     Preset.QINGDAO: _("Qingdao 青岛保皇"),
+    Preset.LIANZHONG_CLASSIC: _("Lianzhong classic 联众经典"),
 }
 POLICY_LABELS = {"baseline": _("Baseline"), "strong": _("Stronger")}
 
@@ -40,9 +41,9 @@ class RoomForm(forms.Form):
     timer_play = _timer(_("Seconds to play"), "play")
     timer_bid = _timer(_("Seconds to bid"), "bid")
     timer_declare = _timer(_("Seconds to declare"), "declare")
-    hold_sixes = forms.BooleanField(label=_("Hold sixes 憋6 (lianzhong)"), required=False,
+    hold_sixes = forms.BooleanField(label=_("Hold sixes 憋6 (lianzhong, lianzhong classic)"), required=False,
                                     initial=DEFAULTS["hold_sixes"])
-    grab_solo = forms.BooleanField(label=_("Grab solo 抢独 (lianzhong)"), required=False,
+    grab_solo = forms.BooleanField(label=_("Grab solo 抢独 (lianzhong, lianzhong classic)"), required=False,
                                    initial=DEFAULTS["grab_solo"])
     card_counter = forms.BooleanField(label=_("Card counter 记牌器"), required=False,
                                       initial=DEFAULTS["card_counter"])

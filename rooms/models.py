@@ -14,11 +14,12 @@ SEATS = 5
 
 
 class Preset(models.TextChoices):
-    """The three rule presets (must equal engine.PRESETS; a test checks it)."""
+    """The rule presets (must equal engine.PRESETS; a test checks it)."""
 
     CLASSIC = "classic", "classic 叫庄保皇"
     LIANZHONG = "lianzhong", "lianzhong 皇保保皇"
     QINGDAO = "qingdao", "qingdao 青岛保皇"
+    LIANZHONG_CLASSIC = "lianzhong_classic", "lianzhong_classic 联众经典"
 
 
 class Player(AbstractUser):
@@ -46,7 +47,7 @@ class Room(models.Model):
         DISSOLVED = "dissolved"  # closed for good
 
     name = models.CharField(max_length=60)
-    preset = models.CharField(max_length=16, choices=Preset.choices)
+    preset = models.CharField(max_length=24, choices=Preset.choices)
     options = models.JSONField(default=default_options)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
     creator = models.ForeignKey(Player, models.SET_NULL, null=True, blank=True, related_name="rooms_created")
@@ -110,7 +111,7 @@ class Hand(models.Model):
     seed = models.BigIntegerField(help_text="secret until the hand is over")
     salt = models.CharField(max_length=64, blank=True, default="",
                             help_text="the seed commitment's salt (engine.fairness); secret until the hand is over")
-    preset = models.CharField(max_length=16, choices=Preset.choices)
+    preset = models.CharField(max_length=24, choices=Preset.choices)
     options = models.JSONField(default=dict, help_text="engine options it was dealt under")
     tribute = models.JSONField(default=list, help_text="qingdao debts paid in cards at this deal (engine form)")
     players = models.JSONField(default=list, help_text="player id per seat when dealt")

@@ -8,8 +8,8 @@ TRUSTEE_POLICIES = ("baseline", "strong")
 
 DEFAULTS = {
     "timers": {"play": 20, "bid": 15, "declare": 8},  # silence answers the 表态 window (RULES §8): keep it short
-    "hold_sixes": True,  # 憋6 (lianzhong)
-    "grab_solo": False,  # 抢独 (lianzhong)
+    "hold_sixes": True,  # 憋6 (lianzhong, lianzhong_classic)
+    "grab_solo": False,  # 抢独 (lianzhong, lianzhong_classic)
     "trustee_policy": "baseline",  # which 托管 policy plays for absent seats
     "allow_bots": True,
     "allow_spectators": True,

@@ -71,6 +71,7 @@ def _actions() -> dict:
         "grabSoloConfirm": _("Grab the solo? You play alone against the other four, and cannot take it back."),
         "confirmYes": _("Yes, do it"),
         "accept": _("Take the throne"), "declineBundle": _("Pass the throne"),
+        "acceptOpenSolo": _("Rule alone, open"), "declineThrone": _("Yield the crown"),
         "declare": {"none": _("No declaration"), "an_bao": _("Stay hidden"), "ming_bao": _("Reveal as guard"),
                     "dark_solo": _("Stay hidden alone"), "open_solo": _("Go open alone"), "rebel": _("Rebel"),
                     "niu": _("Twist (double)"), "ti": _("Kick (double again)"), "grab_solo": _("Grab the solo")},

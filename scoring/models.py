@@ -41,7 +41,7 @@ class LedgerEntry(models.Model):
                               related_name="ledger_adjustments", help_text="who made an adjustment")
     # Denormalised for the leaderboard, which aggregates the whole ledger and must not
     # join rooms and hands (nor read `Hand.result` JSON) for every entry.
-    preset = models.CharField(max_length=16, blank=True, default="", help_text="the room's preset; empty without a room")
+    preset = models.CharField(max_length=24, blank=True, default="", help_text="the room's preset; empty without a room")
     won = models.BooleanField(
         null=True, blank=True, help_text="hand_score only: whether the player's side won the hand (None for other kinds)"
     )
@@ -82,7 +82,7 @@ class LedgerTotal(models.Model):
     """
 
     player = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="ledger_totals")
-    preset = models.CharField(max_length=16, blank=True, default="")
+    preset = models.CharField(max_length=24, blank=True, default="")
     points = models.BigIntegerField(default=0)
     hands = models.PositiveIntegerField(default=0, help_text="hand_score entries")
     wins = models.PositiveIntegerField(default=0, help_text="hand_score entries whose side won")
@@ -142,7 +142,7 @@ class RatingChange(models.Model):
 
     hand = models.ForeignKey("rooms.Hand", models.PROTECT, related_name="rating_changes")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="rating_changes")
-    preset = models.CharField(max_length=16)
+    preset = models.CharField(max_length=24)
     seat = models.PositiveSmallIntegerField()
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
@@ -180,7 +180,7 @@ class Rating(models.Model):
     """
 
     player = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="ratings")
-    preset = models.CharField(max_length=16)
+    preset = models.CharField(max_length=24)
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField()

@@ -98,6 +98,6 @@ def _deal(hand: Hand) -> dict:
     dealt = engine.new_hand(hand.preset, hand.seed, options=hand.options, tribute=tuple(hand.tribute),
                             salt=hand.salt or None)
     deal = {"hands": dealt["hands"]}
-    if hand.preset == "qingdao":
+    if engine.preset_named(hand.preset).tribute:
         deal.update(tribute_paid=dealt["tribute_paid"], threes=dealt["threes"])
     return deal

@@ -137,7 +137,7 @@ def hand_start(*, room_id: int, player: Player | None = None) -> Hand:
         seat.trustee_entries = 0
         seat.save(update_fields=["trustee", "trustee_entries"])
     seat_index = {seat.player_id: seat.index for seat in seats}
-    debts = list(open_debts(room=room)) if room.preset == "qingdao" else []
+    debts = list(open_debts(room=room)) if engine.preset_named(room.preset).tribute else []
     hand = _deal(room, seats, tribute=[debt.as_engine_debt(seat_index) for debt in debts])
     scoring.debts_mark_paid(debts=debts, hand=hand)
     room.status = Room.Status.PLAYING
@@ -209,7 +209,7 @@ def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
     telemetry.hand_finished(hand)
     if hand.scored:
         scoring.hand_score(hand=hand, scores=result["scores"])
-        if hand.preset == "qingdao":
+        if engine.preset_named(hand.preset).tribute:
             scoring.debts_create(hand=hand, debts=result.get("tribute") or [])
     notify.room_changed(room_id=room.pk, change="hand_ended", hand=hand.pk, void=False, scored=hand.scored)
     if any(seat.trustee for seat in seats):

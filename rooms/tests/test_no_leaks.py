@@ -33,9 +33,9 @@ CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|[SB]J)\*?$")
 SILENT = {"none", "an_bao", "dark_solo"}  # declaration answers that never show (engine bidding.SILENT)
 SPECTATOR = 5  # index of the spectator among the recorded clients
 
-# Hands to play: a 暗保 guard in each preset, and a 暗独 (qingdao). Seeds are found below
+# Hands to play: a 暗保 guard in each preset (lianzhong_classic: the called card's 4th copy), and a 暗独 (qingdao). Seeds are found below
 # so that the secret is kept past the declaration window, whatever the deal.
-HANDS = [("classic", None), ("lianzhong", None), ("qingdao", "dark")]
+HANDS = [("classic", None), ("lianzhong", None), ("qingdao", "dark"), ("lianzhong_classic", None)]
 KEEP_SECRET_UNTIL = 12  # versions
 
 

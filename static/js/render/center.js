@@ -51,7 +51,7 @@ function bidding(ctx, v, name) {
   const { T } = ctx;
   const b = v.bidding;
   const nodes = [el("p", { class: "status", text: T.bidding })];
-  if (v.preset === "classic") {
+  if ("crown" in b) { // the crown card travels alone: classic 叫庄, lianzhong_classic 让位
     nodes.push(el("p", { text: fmt(b.forced ? T.forced : T.crownHolder, { name: name(b.forced ? v.turn : b.crown) }) }));
     if (b.declined.length) nodes.push(el("p", { class: "small", text: fmt(T.declinedBy, { names: b.declined.map(name).join(T.listJoin) }) }));
   } else {

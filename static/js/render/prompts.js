@@ -28,8 +28,12 @@ export function renderPrompt(ctx) {
       if (may(store, "call")) {
         buttons.push(button(T.call, { type: "call" }, { class: "primary", onclick: () => { ui.picker = !ui.picker; renderPrompt(ctx); } }));
       }
-      if (may(store, "accept")) buttons.push(button(T.accept, { type: "accept" }, { class: "primary" }));
-      if (may(store, "decline")) buttons.push(button(v.preset === "classic" ? T.declineClassic : T.declineBundle, { type: "decline" }));
+      // Where the crown card travels alone (叫庄, 让位) accepting needs a call, and an
+      // accept with no call is 明独保 (lianzhong_classic); with a bundle it takes the throne.
+      const crown = "crown" in v.bidding;
+      const selfRule = crown && may(store, "accept");
+      if (may(store, "accept")) buttons.push(button(selfRule ? T.acceptOpenSolo : T.accept, { type: "accept" }, { class: "primary" }));
+      if (may(store, "decline")) buttons.push(button(!crown ? T.declineBundle : selfRule ? T.declineThrone : T.declineClassic, { type: "decline" }));
       if (may(store, "seize")) buttons.push(button(T.seize, { type: "seize" }, { class: "danger", onclick: confirmed("seize", { type: "seize" }) }));
     } else if (v.phase === "declaring" && may(store, "declare")) {
       for (const what of v.choices.declare) {
