@@ -17,11 +17,12 @@ ranks ``"2"``, ``"A"``, … down to the lowest rank the preset's deck holds.
 from __future__ import annotations
 
 from .cards import BAOZI, RANKS, build_deck, identity
+from .presets import PRESET
 
 
 def counter_key(card: str, preset: str) -> str:
     """Which counter a card counts in: its rank, its joker kind, or qingdao's 保子."""
-    if card == BAOZI and preset == "qingdao":
+    if card == BAOZI and PRESET[preset].baozi_high:
         return BAOZI
     card = identity(card)
     return card if card in ("SJ", "BJ") else card[0]

@@ -31,21 +31,20 @@ product); the tribute the next hand pays is the result's ``tribute``.
 
 from __future__ import annotations
 
+from .presets import preset_named
 from .scoring import (CLASSIC_PLACE_POINTS, CLASSIC_SEIZED_POINTS, CLASSIC_SOLO_POINTS,
                       LIANZHONG_DARK_SOLO_POINTS, LIANZHONG_OPEN_SOLO_POINTS,
                       QINGDAO_PLACE_POINTS, qingdao_outcome)
-
-LIANZHONG_FAMILY = ("lianzhong", "lianzhong_classic")
-
 
 def explain(preset: str, *, emperor, guard, solo, declarations, places, scores) -> dict:
     """The terms behind ``scores`` (one finished hand; ``places`` in finishing order)."""
     place_of = {seat: index + 1 for index, seat in enumerate(places)}
     declared = frozenset(declarations)
     guard_place = None if guard is None else place_of[guard]
-    if preset == "classic":
+    scoring = preset_named(preset).scoring  # the scoring procedure the preset names
+    if scoring == "classic":
         terms = _classic(place_of[emperor], guard_place, solo, declared)
-    elif preset in LIANZHONG_FAMILY:
+    elif scoring == "lianzhong":
         terms = _lianzhong(place_of[emperor], guard_place, solo, declared)
     else:
         terms = _qingdao(emperor, guard, solo, declared, place_of)

@@ -26,6 +26,11 @@ def action_of(text):
     return action
 
 
+def stored_part(result, stored):
+    """The result's keys that were stored: later versions may add keys (``explain``)."""
+    return {key: result.get(key) for key in stored}
+
+
 def label(hand):
     return f"{hand['preset']}-{hand['seed']}"
 
@@ -35,7 +40,8 @@ def test_a_stored_hand_replays_to_its_stored_result(hand):
     state = replay(hand["preset"], hand["seed"], [action_of(text) for text in hand["actions"]],
                    options=hand["options"], tribute=hand["tribute"])
     assert state["preset"] == hand["preset"]
-    assert state["result"] == hand["result"] and state["version"] == hand["version"]
+    assert stored_part(state["result"], hand["result"]) == hand["result"]
+    assert state["version"] == hand["version"]
 
 
 @pytest.mark.parametrize("hand", [hand for hand in STORED if "stored_state" in hand], ids=label)
@@ -43,7 +49,7 @@ def test_a_state_stored_mid_hand_plays_on_to_its_stored_result(hand):
     state = from_json(json.dumps(hand["stored_state"]))
     for text in hand["actions"][hand["stored_at"]:]:
         state, _ = apply(state, action_of(text))
-    assert state["result"] == hand["result"]
+    assert stored_part(state["result"], hand["result"]) == hand["result"]
     assert from_json(to_json(state)) == state
 
 
