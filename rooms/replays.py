@@ -13,6 +13,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from baohuang.engine import preset_named
 from baohuang.engine.fairness import verify
 from baohuang.engine.replays import steps
 from rooms.forms import PRESET_LABELS
@@ -76,4 +77,5 @@ def _fairness(hand: Hand, found: list[dict]) -> dict | None:
     checked = verify(hand.preset, hand.seed, hand.salt, shown["commitment"])
     return {"commitment": shown["commitment"], "seed": str(hand.seed), "salt": hand.salt,
             "commitment_ok": checked["commitment_ok"],
-            "deal_ok": None if hand.preset == "qingdao" else checked["dealt"] == found[0]["hands"]}
+            "deal_ok": (None if preset_named(hand.preset).tribute
+                        else checked["dealt"] == found[0]["hands"])}
