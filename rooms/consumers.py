@@ -64,6 +64,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.role, self.seat, self.seats = "spectator", None, []
         self.hand_id, self.version, self.hand_running = None, None, False
         self.joined = False
+        self.ready = False
         self.recent = deque()  # arrival times of recent frames, for the rate limit
         self.closing = False
         self.heartbeat = None
@@ -89,6 +90,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
             self.heartbeat = asyncio.create_task(self._beat())
             await db(presence.seat_connected)(room_id=self.room_id, player=self.user)
         await self.send_snapshot()
+        self.ready = True  # pings may be answered as they arrive (`_answer_ping`)
 
     def _refusal(self, room):
         banned = ban_refusal(self.user)
@@ -143,6 +145,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
             try:
                 while True:
                     message = {**await receive(), "arrived": time.monotonic()}
+                    if message["type"] == "websocket.receive" and await self._answer_ping(message):
+                        continue
                     await arrived.put(message)
                     if message["type"] == "websocket.disconnect":
                         return
@@ -156,6 +160,23 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         finally:
             reader.cancel()
 
+    async def _answer_ping(self, message) -> bool:
+        """A well-formed `ping` is answered as it arrives, ahead of frames still waiting for
+        the database, so a page whose move is slow to store never mistakes the wait for a
+        cut line (docs/protocol.md "Heartbeat"). It counts towards the rate limit like any
+        frame. True when answered; anything else goes to `receive` in order."""
+        text = message.get("text")
+        if not getattr(self, "ready", False) or self.closing or not text or len(text) > 200 or "ping" not in text:
+            return False
+        try:
+            frame = frames.read(text)
+        except frames.BadInput:
+            return False  # `receive` answers the refusal
+        if frame.type != "ping" or self._over_rate(message["arrived"]):
+            return False  # over the limit, `receive` closes the socket
+        await self.on_ping(frame.client_id, **frame.fields)
+        return True
+
     async def websocket_receive(self, message):
         self.arrived = message["arrived"]
         await super().websocket_receive(message)
@@ -167,7 +188,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if self.closing:
             return
-        if self._over_rate():
+        if self._over_rate(self.arrived):
             await self.close(code=CLOSE_POLICY)
             return
         client_id = None
@@ -189,8 +210,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.send_error("server_error", "Something went wrong on the server; nothing was changed.",
                                   client_id)
 
-    def _over_rate(self) -> bool:
-        now = self.arrived  # when the frame reached the server (`__call__`)
+    def _over_rate(self, now: float) -> bool:
+        """Count a frame that reached the server at `now` (`__call__`'s stamp)."""
         self.recent.append(now)
         while self.recent and self.recent[0] <= now - RATE_WINDOW:
             self.recent.popleft()

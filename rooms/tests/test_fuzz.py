@@ -1,7 +1,7 @@
 """Hostile and careless frames over a live socket, at a table with a hand running.
 
 Each frame gets its answer (an `error` with a clear code, or the frame's ordinary reply),
-then a ping proves the socket still open. At the end nothing unhandled was logged, no
+then a ping and a sync prove the socket still open. At the end nothing unhandled was logged, no
 `server_error` was sent, and the hand's version and state are what they were. The
 random part is a seeded generator (the same frames every run; SEED to try others).
 """
@@ -113,12 +113,17 @@ async def test_hostile_frames_get_their_error_and_change_nothing(running, caplog
         await alice.send_text(text)
         await alice.send({"type": "ping", "t": number})
         await alice.expect("pong", t=number)
+        # A pong may overtake earlier answers (pings are answered as they arrive); a sync's
+        # ack comes in order, after the hostile frame's answer.
+        await alice.send({"type": "sync", "hand": hand.pk, "version": before[0], "client_id": f"after-{number}"})
+        await alice.expect("ack", client_id=f"after-{number}")
         errors = [frame for frame in alice.frames[seen:] if frame["type"] == "error"]
+        alice.drain_unread()
         if code is None:
             assert not errors or errors[0]["code"] != "server_error", (text[:60], errors)
         else:
             assert [error["code"] for error in errors] == [code], (text[:60], errors)
-        await asyncio.sleep(0.1)  # well within the rate limit
+        await asyncio.sleep(0.3)  # four frames each time: well within the rate limit
 
     assert await db(hand_now)(hand.pk) == before
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
@@ -150,28 +155,32 @@ async def test_random_frames_never_break_the_socket_or_the_hand(running, caplog,
 
 async def test_a_processing_lag_does_not_turn_a_steady_pace_into_a_close(running, monkeypatch):
     """18 frames a second while the consumer is stalled for 1.5 s: they are handled in a
-    burst afterwards, but they arrived at 18/s, and arrivals are what the limit counts."""
+    burst afterwards, but they arrived at 18/s, and arrivals are what the limit counts.
+    (Syncs, not pings: a ping is answered as it arrives, never behind a stalled frame.)"""
     room, hand, session = running
     stalled = asyncio.Event()
-    ordinary = consumers.RoomConsumer.on_ping
+    ordinary = consumers.RoomConsumer.on_sync
 
-    async def slow_once(self, client_id, *, t):
-        if t == -99 and not stalled.is_set():
+    async def slow_once(self, client_id, **fields):
+        if client_id == "stall" and not stalled.is_set():
             stalled.set()
             await asyncio.sleep(1.5)
-        await ordinary(self, client_id, t=t)
+        await ordinary(self, client_id, **fields)
 
-    monkeypatch.setattr(consumers.RoomConsumer, "on_ping", slow_once)
+    monkeypatch.setattr(consumers.RoomConsumer, "on_sync", slow_once)
     alice = Client(f"/ws/rooms/{room.pk}/", session=session)
     assert (await alice.connect())[0]
-    await alice.expect("snapshot")
+    version = (await alice.expect("snapshot"))["hand"]["version"]
 
-    await alice.send({"type": "ping", "t": -99})
+    def sync(client_id):
+        return {"type": "sync", "hand": hand.pk, "version": version, "client_id": client_id}
+
+    await alice.send(sync("stall"))
     for number in range(36):  # two seconds at 18 a second
         await asyncio.sleep(1 / 18)
-        await alice.send({"type": "ping", "t": number})
+        await alice.send(sync(f"s{number}"))
     for number in range(36):
-        await alice.expect("pong", t=number)
+        await alice.expect("ack", client_id=f"s{number}")
 
     assert not [frame for frame in alice.frames if frame["type"] == "_closed"]
     await alice.close()
