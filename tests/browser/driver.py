@@ -168,7 +168,9 @@ class Seat:
         if phase == "playing" and self.keyboard:
             # Keys only: H picks a hint, Enter plays it, P passes (the buttons' shortcuts).
             # A person presses once the button is there to press (not while a move is pending).
-            if not now["pass"]:
+            # Lead or follow, as the page's own store says (the toolbar may be a frame behind).
+            if self.page.evaluate("() => !window.bhTable.store.hand.view.table.top"):
+                expect(self.page.locator("#controls [data-action=hint]")).to_be_enabled()
                 self.page.keyboard.press("h")
                 expect(self.page.locator("#hand .card.selected").first).to_be_visible()
                 expect(self.page.locator("#controls [data-action=play]")).to_be_enabled()
