@@ -15,10 +15,13 @@ def _player(name):
 
 @pytest.fixture(autouse=True)
 def fresh_limits():
-    """Rate-limit and throttle counters start at zero in every test (this process's cache)."""
-    from django.core.cache import cache
+    """Rate-limit and throttle counters start at zero in every test (this process's cache;
+    a shared one named by CACHE_URL is left alone: clearing it would empty a whole Redis db)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
 
-    cache.clear()
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()
 
 
 @pytest.fixture
