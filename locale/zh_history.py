@@ -23,3 +23,18 @@ TABLE.update({
     "The seed does NOT deal these cards.": "用这个种子发不出这些牌！",
     "Hand %(n)s": "第 %(n)s 局",
 })
+TABLE.update({
+    # the table: round log, card counter, 摊牌, explained score sheet
+    "Round log": "出牌记录", "This round": "本轮", "Previous round": "上一轮", "Nothing played yet": "本轮还没有出牌",
+    "Won by %(name)s": "%(name)s 扣牌", "Card counter": "记牌器", "Cards left in hand": "摊牌",
+    "Watch the replay": "看回放", "Deal commitment": "发牌承诺值",
+    "g = 6 − (%(e)s + %(g)s) = %(base)s": "g = 6 − (%(e)s + %(g)s) = %(base)s",
+    "A = %(e)s + %(g)s = %(side)s": "A = %(e)s + %(g)s = %(side)s",
+    "%(solo)s, place %(place)s: %(points)s": "%(solo)s，第 %(place)s 名：%(points)s",
+    "Seized, out first: +40": "抢庄，头科：+40", "Seized, not out first: −40": "抢庄，没走头科：−40",
+    "places %(e)s + %(g)s = %(sum)s": "名次 %(e)s + %(g)s = %(sum)s", "alone, place %(place)s": "独打，第 %(place)s 名",
+    "the winning side's place points doubled": "赢的一方名次分翻番", "everyone scores their place": "各按名次得分",
+    "each rebel %(n)s": "每人 %(n)s", "the side splits its total evenly": "皇保平分",
+    "revealed guard": "明保", "rebellion": "造反", "niu": "扭", "ti": "踢", "open solo": "明独",
+    "hidden solo": "暗独", "seized solo": "抢独",
+})

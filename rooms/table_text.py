@@ -27,6 +27,7 @@ def _bar() -> dict:
         "mute": _("Sound off"), "fourColours": _("Four-colour suits"),
         "leave": _("Leave"), "turnTitle": _("Your turn!"),
         "more": _("More"), "rules": _("How to play"),
+        **_history(),
     }
 
 
@@ -91,6 +92,27 @@ def _end() -> dict:
         "tributeOwed": _("Tribute owed at the next deal"), "tributeCards": _("%(from)s → %(to)s: %(n)s card(s)"),
         "menzan": _("Stuck with the 3"), "close": _("Close"), "dissolved": _("This room has been dissolved."),
         "signInToSit": _("Pick a nickname to sit down"),
+    }
+
+
+def _history() -> dict:
+    """The round log, the card counter, 摊牌 and the explained score sheet (issue 13)."""
+    return {
+        "roundLog": _("Round log"), "thisRound": _("This round"), "previousRound": _("Previous round"),
+        "roundEmpty": _("Nothing played yet"), "roundWonBy": _("Won by %(name)s"), "counter": _("Card counter"),
+        "showdown": _("Cards left in hand"), "replayLink": _("Watch the replay"), "fairCommitment": _("Deal commitment"),
+        "explain": {
+            "lianzhongSide": _("g = 6 − (%(e)s + %(g)s) = %(base)s"),
+            "classicSide": _("A = %(e)s + %(g)s = %(side)s"),
+            "solo": _("%(solo)s, place %(place)s: %(points)s"),
+            "seizedWon": _("Seized, out first: +40"), "seizedLost": _("Seized, not out first: −40"),
+            "qingdaoSide": _("places %(e)s + %(g)s = %(sum)s"), "qingdaoSolo": _("alone, place %(place)s"),
+            "doubled": _("the winning side's place points doubled"), "byPlace": _("everyone scores their place"),
+            "eachRebel": _("each rebel %(n)s"), "split": _("the side splits its total evenly"),
+            "why": {"ming_bao": _("revealed guard"), "rebel": _("rebellion"), "niu": _("niu"), "ti": _("ti"),
+                    "open": _("open solo")},
+            "solos": {"dark": _("hidden solo"), "open": _("open solo"), "seized": _("seized solo")},
+        },
     }
 
 

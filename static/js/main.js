@@ -12,6 +12,7 @@ import { addChat, renderChat, showChat, wireChat } from "./render/chat.js";
 import { renderControls } from "./render/controls.js";
 import { confirmDialog } from "./render/dialog.js";
 import { renderHand, selectCards, selectedCards, wireHand } from "./render/hand.js";
+import { renderHistory } from "./render/history.js";
 import { renderPrompt } from "./render/prompts.js";
 import { renderSeats, tickSeats } from "./render/seats.js";
 import { renderSheet } from "./render/sheet.js";
@@ -122,6 +123,7 @@ function render() {
   renderBanner(ctx);
   renderSheet(ctx);
   renderChat(ctx);
+  renderHistory(ctx);
   $("leave-button").hidden = mySeat(store) === null || (store.room && store.room.status === "dissolved");
   const mine = myTurn(store);
   turnSignals({ mine, title, turnTitle: T.turnTitle });

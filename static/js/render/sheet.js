@@ -5,7 +5,9 @@
 
 import { $, el } from "../dom.js";
 import { fmt } from "../i18n.js";
-import { mySeat } from "../store.js";
+import { explainLine } from "../explain.js";
+import { mySeat, view } from "../store.js";
+import { cardRow } from "./card.js";
 
 const ledgerCache = new Map(); // hand id → ledger rows (the ledger changes between hands only)
 
@@ -28,6 +30,7 @@ export function renderSheet(ctx) {
       onclick: () => { dialog.close(); ctx.send({ type: "start" }); }, text: T.nextHand }));
   }
   if (dissolved) buttons.push(el("a", { class: "button primary", href: config.lobbyUrl, dataset: { action: "lobby" }, text: T.backToLobby }));
+  buttons.push(el("a", { class: "button", href: `/hands/${sheet.hand}/`, dataset: { action: "replay" }, text: T.replayLink }));
   buttons.push(el("button", { type: "button", dataset: { action: "close-sheet" },
     onclick: () => { ui.sheetDismissed = sheet.hand; dialog.close(); }, text: T.close }));
   const signature = `${sheet.hand}|${dissolved}|${buttons.length}`;
@@ -65,6 +68,8 @@ function body(ctx, result, name, dissolved) {
       el("thead", {}, el("tr", {}, ...[T.place, T.player, T.role].map((text) => el("th", { scope: "col", text })),
         el("th", { scope: "col", class: "num", text: T.score }))),
       el("tbody", {}, rows)),
+    result.explain ? el("p", { class: "explain", id: "explain", text: explainLine(T, result.explain) }) : null,
+    showdown(ctx, name),
   ];
   const owed = (result.tribute || []).filter((debt) => debt.cards > 0);
   if (owed.length) {
@@ -73,6 +78,17 @@ function body(ctx, result, name, dissolved) {
   }
   nodes.push(el("h3", { text: T.ledger }), el("div", { class: "ledger", id: "room-ledger", text: "…" }));
   return nodes.filter(Boolean);
+}
+
+/** 摊牌: every seat's remaining cards once the hand has ended (the view's `showdown`). */
+function showdown(ctx, name) {
+  const v = view(ctx.store);
+  const held = v && v.showdown;
+  if (!held || !held.some((cards) => cards.length)) return null;
+  return el("section", { class: "showdown", id: "showdown" }, el("h3", { text: ctx.T.showdown }),
+    el("ul", {}, held.map((cards, seat) => (cards.length
+      ? el("li", { dataset: { seat: String(seat) } }, el("span", { class: "player", text: name(seat) }), cardRow(cards, ctx.T))
+      : null))));
 }
 
 const sign = (n) => (n > 0 ? "plus" : n < 0 ? "minus" : "");
