@@ -4,10 +4,9 @@ log, the card counter and the explained score sheet; merged into translate_zh.py
 TABLE = {
     # rules pages
     "Rules of the game": "规则", "Rules of each preset": "各玩法规则", "All rules": "全部规则",
-    "How each preset is played": "各玩法怎么打", "How to play": "玩法规则", "Help": "规则",
+    "How each preset is played": "各玩法怎么打", "How to play": "玩法规则",
     # room options
     "Card counter 记牌器": "记牌器",
-    "Public records: anyone may replay this room's finished hands": "公开记录：任何人都能回放本房间打完的牌局",
 }
 TABLE.update({
     # replays
