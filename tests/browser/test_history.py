@@ -84,7 +84,7 @@ def test_round_log_counter_showdown_sheet_and_replay(browser, server, seats_to_c
     show(alice, room.pk)
     sheet = alice.page.locator("#score-sheet")
     expect(sheet).to_be_visible()
-    expect(sheet.locator("#explain")).to_contain_text("g = 6" if ended.result["solo"] is None else "→")
+    expect(sheet.locator("#explain")).to_contain_text("g = 6 −" if ended.result["solo"] is None else "→")
     held = [seat for seat, cards in enumerate(ended.state["hands"]) if cards]
     expect(sheet.locator("#showdown li")).to_have_count(len(held))
     alice.screenshot("showdown-explained-sheet")
