@@ -95,7 +95,9 @@ class Socket:
         import websockets
 
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
-        self.ws = await websockets.connect(self.url, origin="http://127.0.0.1", additional_headers=headers,
+        # The page's origin is the server's own (same host and port; the server checks it).
+        origin = "http" + self.url.removeprefix("ws").split("/ws/")[0]
+        self.ws = await websockets.connect(self.url, origin=origin, additional_headers=headers,
                                            max_size=2**22, open_timeout=60, ping_interval=None)
         self.reader = asyncio.create_task(self.read())
 

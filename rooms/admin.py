@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from baohuang.admin_base import ReadOnlyAdmin
 from rooms import selectors, services
 from rooms.errors import ServiceError
 from rooms.models import ChatMessage, Hand, HandEvent, Player, Room, Seat
@@ -89,39 +90,6 @@ class RoomAdmin(admin.ModelAdmin):
     def dissolve(self, request, queryset):
         calls = [lambda room=room: services.room_dissolve(room_id=room.pk, by=request.user) for room in queryset]
         _run(self, request, "Dissolve", calls)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows that change through the services only: no add, edit or delete here."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class AppendOnlyAdmin(admin.ModelAdmin):
-    """Logs whose "add" writes a new entry through a service (in `save_model`): entries are
-    shown with `shown_fields` and never changed or deleted."""
-
-    add_fields: tuple = ()
-    shown_fields: tuple = ()
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def get_fields(self, request, obj=None):
-        return self.add_fields if obj is None else self.shown_fields
-
-    def get_readonly_fields(self, request, obj=None):
-        return () if obj is None else self.shown_fields
 
 
 @admin.register(Seat)

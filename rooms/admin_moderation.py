@@ -5,7 +5,7 @@ changed or deleted. A player's admin page links here, the form already filled in
 from django import forms
 from django.contrib import admin
 
-from rooms.admin import AppendOnlyAdmin
+from baohuang.admin_base import AppendOnlyAdmin
 from rooms.models import ModerationEntry
 from rooms.services import player_moderate
 from rooms.services.moderation import MUTE_MAX_MINUTES

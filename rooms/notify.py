@@ -72,23 +72,3 @@ def chat_said(*, room_id: int, record: dict) -> None:
     """After commit: `{"type": "chat.message", **record}` (the record as `chat` frames show it)."""
     message = {"type": "chat.message", **record}
     transaction.on_commit(lambda: _send(room_id, message), robust=True)
-
-
-def after_commit_decision_opened(hand, seats, *, arm: bool = False) -> None:
-    """After commit, `decision_opened(hand, seats, arm=arm)` (see there)."""
-    transaction.on_commit(lambda: decision_opened(hand, seats, arm=arm), robust=True)
-
-
-def decision_opened(hand, seats, *, arm: bool = False) -> None:
-    """Hook for turn timers and 托管 moves, called after commit whenever a decision opens
-    (a deal, an accepted action that leaves the hand running, or an actor entering 托管).
-
-    `hand.version`, `hand.deadline` and `hand.room_id` describe the decision; `seats` are
-    the room's seats as the transaction left them. It queues the moves of awaited 托管 and
-    bot seats after the room's `trustee_delay`, and with `arm` the hand's turn timer
-    (`hand_act_for(..., reason="timeout")` at the deadline; `rooms.tasks`).
-    """
-    log.debug("decision opened: hand %s version %s deadline %s", hand.pk, hand.version, hand.deadline)
-    from rooms.tasks import schedule_decision  # tasks import the services, which import us
-
-    schedule_decision(hand, seats, arm=arm)

@@ -22,8 +22,8 @@ duplicated or lost message is harmless, and nothing ever needs revoking.
   move that is that late — their task was lost (a worker killed mid-countdown, a broker
   that refused the message).
 
-`timer_needed(hand, seats)` is asked inside the writing transaction; `schedule_decision`
-is what `rooms.notify.decision_opened` calls after commit.
+Queueing them is `rooms.services.schedule` (`timer_needed` inside the writing
+transaction, `schedule_decision` after commit), which sends these tasks by name.
 """
 
 import logging
@@ -36,67 +36,11 @@ from django.utils import timezone
 from baohuang import engine
 from rooms import telemetry
 from rooms.models import Hand, Seat
+from rooms.services.schedule import is_bot, seconds_until, send, trustee_delay
 
 log = logging.getLogger(__name__)
 
 SWEEP_GRACE_SECONDS = 1.0  # the sweep leaves the scheduled task this long to fire first
-EXPIRY_MARGIN_SECONDS = 60  # a message this late is dropped: the sweep has acted already
-
-
-# --- scheduling --------------------------------------------------------------------------
-
-
-def timer_needed(hand: Hand, seats: list[Seat]) -> bool:
-    """Inside the transaction that opened a decision (the room locked): does it need a new
-    timer message? Yes when a human is awaited and no message already queued fires
-    between now and the deadline. The caller then sets `hand.timer_at` to the deadline
-    and queues one after commit (`schedule_decision(..., arm=True)`)."""
-    if not hand.running or hand.deadline is None:
-        return False
-    actors = engine.actors(hand.state)
-    if all(seat.trustee or is_bot(seat) for seat in seats if seat.index in actors):
-        return False  # only 托管 seats and bots are awaited: their moves come first
-    return hand.timer_at is None or not timezone.now() < hand.timer_at <= hand.deadline
-
-
-def schedule_decision(hand: Hand, seats: list[Seat] | None = None, *, arm: bool = False) -> None:
-    """After commit, a decision opened on ``hand``: queue the moves of the awaited seats
-    the server plays (托管 seats and bots) after the room's pause, and, with ``arm``, the
-    hand's timer for the deadline (see `timer_needed`). ``seats`` are the room's seats as
-    the transaction left them (read again when not given)."""
-    if not hand.running or hand.deadline is None:
-        return
-    actors = engine.actors(hand.state)
-    if seats is None:
-        seats = list(Seat.objects.filter(room_id=hand.room_id).select_related("player", "room"))
-    for seat in seats:
-        if seat.index in actors and (seat.trustee or is_bot(seat)):
-            _send(seat_move, (hand.pk, hand.version, seat.index), trustee_delay(seat.room))
-    if arm:
-        _send(decision_timeout, (hand.pk,), _seconds_until(hand.deadline))
-
-
-def _seconds_until(moment) -> float:
-    return max(0.0, (moment - timezone.now()).total_seconds())
-
-
-def _send(task, args: tuple, countdown: float) -> None:
-    """Queue ``task``; a broker that is down loses the message, never the write: the
-    sweep acts on whatever the lost message would have done."""
-    try:
-        task.apply_async(args, countdown=countdown or None, expires=countdown + EXPIRY_MARGIN_SECONDS,
-                         retry=False)
-    except Exception:  # any broker error: the write is committed, the sweep covers for us
-        log.warning("could not queue %s%r; the sweep will act instead", task.name, args, exc_info=True)
-
-
-def trustee_delay(room) -> float:
-    """The room's human-like pause before a 托管 or bot seat moves (seconds)."""
-    return float(room.options.get("trustee_delay", 1.0))
-
-
-def is_bot(seat: Seat) -> bool:
-    return seat.player_id is not None and seat.player.is_bot
 
 
 # --- the tasks ---------------------------------------------------------------------------
@@ -118,7 +62,7 @@ def decision_timeout(hand_id: int, version: int | None = None) -> str:
         # wait for the deadline now open. An action that queued a timer of its own
         # meanwhile makes this one superfluous; two firing is harmless.
         if Hand.objects.filter(pk=hand_id, timer_at=hand.timer_at).update(timer_at=hand.deadline):
-            _send(decision_timeout, (hand_id,), _seconds_until(hand.deadline))
+            send("rooms.decision_timeout", (hand_id,), seconds_until(hand.deadline))
         return "early"
     if engine.decision_kind(hand.state) == "declare":
         from rooms.services import hand_window_close

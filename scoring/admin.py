@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib import admin
 
-from rooms.admin import AppendOnlyAdmin, ReadOnlyAdmin
+from baohuang.admin_base import AppendOnlyAdmin, ReadOnlyAdmin
 from scoring import services
 from scoring.models import LedgerEntry, Rating, RatingChange, TributeDebt
 

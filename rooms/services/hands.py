@@ -15,11 +15,12 @@ from django.utils import timezone
 
 from baohuang import engine
 from baohuang.engine.fairness import new_salt
-from rooms import notify, tasks, telemetry
+from rooms import notify, telemetry
 from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.options import engine_options
 from rooms.records import epoch_ms
+from rooms.services import schedule
 from rooms.services.common import dissolve, lock_room, lock_table_of_hand, open_room, running_hand, seat_of, table
 from scoring import services as scoring
 from scoring.selectors import open_debts
@@ -110,13 +111,13 @@ def _deal(room: Room, seats: list[Seat], *, tribute: list[dict]) -> Hand:
         phase=state["phase"],
         deadline=_deadline(room, state),
     )
-    arm = tasks.timer_needed(hand, seats)
+    arm = schedule.timer_needed(hand, seats)
     if arm:
         hand.timer_at = hand.deadline
     hand.save(force_insert=True)
     telemetry.hand_started(hand)
     notify.room_changed(room_id=room.pk, change="hand_started", hand=hand.pk, number=number)
-    notify.after_commit_decision_opened(hand, seats, arm=arm)
+    schedule.after_commit(hand, seats, arm=arm)
     return hand
 
 
@@ -153,7 +154,7 @@ def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id
     """Apply one action through the engine, append its event, store the new state.
 
     Returns the event as broadcast, and whether the decision now open needs a new timer
-    message (`rooms.tasks.timer_needed`; its time is stored with the state)."""
+    message (`rooms.services.schedule.timer_needed`; its time is stored with the state)."""
     state = hand.state
     previous = decision_of(state, hand.deadline)
     try:
@@ -175,7 +176,7 @@ def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id
     hand.version = version
     hand.phase = new_state["phase"]
     hand.deadline = _deadline(room, new_state, previous)
-    arm = tasks.timer_needed(hand, seats)
+    arm = schedule.timer_needed(hand, seats)
     if arm:
         hand.timer_at = hand.deadline
     hand.save(update_fields=["state", "version", "phase", "deadline", "timer_at"])
@@ -232,7 +233,7 @@ def _act(room: Room, hand: Hand, seats: list[Seat], *actions: dict, client_id=No
     if engine.result(hand.state) is not None:
         change.next_hand = _finish(room, hand, seats)
     else:
-        notify.after_commit_decision_opened(hand, seats, arm=arm)
+        schedule.after_commit(hand, seats, arm=arm)
     return change
 
 

@@ -13,7 +13,7 @@ from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
 from rooms.options import clean_options
 from rooms.records import chat_record
 from rooms.selectors import may_watch
-from rooms.services import moderation
+from rooms.services import moderation, schedule
 from rooms.services.common import (dissolve, free_seat, lock_room, mark_attendance, open_room, running_hand, seat_of,
                                    table)
 from scoring import services as scoring
@@ -98,7 +98,7 @@ def _leave(room: Room, seat: Seat, *, kicked: bool, note: str) -> None:
         seat.left = True
         seat.online = False
         seat.save(update_fields=["trustee", "trustee_entries", "left", "online"])
-        notify.after_commit_decision_opened(hand, table(room))  # the 托管 policy may have to move now
+        schedule.after_commit(hand, table(room))  # the 托管 policy may have to move now
     else:
         scoring.debts_convert(room=room, player=player)
         free_seat(seat)

@@ -6,6 +6,7 @@ from baohuang import engine
 from rooms import notify, telemetry
 from rooms.errors import ServiceError
 from rooms.models import Player, Seat
+from rooms.services import schedule
 from rooms.services.common import lock_room, open_room, running_hand, table
 
 
@@ -39,5 +40,5 @@ def trustee_set(*, room_id: int, seat: int, on: bool, player: Player | None = No
     notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=on, locked=mine.trustee_locked,
                         entries=mine.trustee_entries)
     if on and seat in engine.actors(hand.state):
-        notify.after_commit_decision_opened(hand, seats)  # the policy may have to move now
+        schedule.after_commit(hand, seats)  # the policy may have to move now
     return mine

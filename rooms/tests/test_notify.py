@@ -9,7 +9,7 @@ from channels.layers import get_channel_layer
 from baohuang import engine
 from rooms import notify
 from rooms.errors import ServiceError
-from rooms.services import hand_act, hand_start, room_create, seat_take
+from rooms.services import hand_act, hand_start, room_create, schedule, seat_take
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -43,7 +43,8 @@ def test_hand_events_are_sent_only_after_commit(full_table, listener, django_cap
     room = full_table("classic")
     join(room.pk)
     opened = []
-    monkeypatch.setattr(notify, "decision_opened", lambda hand, seats, arm=False: opened.append((hand.pk, hand.version)))
+    monkeypatch.setattr(schedule, "schedule_decision",
+                        lambda hand, seats, arm=False: opened.append((hand.pk, hand.version)))
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         hand = hand_start(room_id=room.pk)

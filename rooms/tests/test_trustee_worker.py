@@ -15,7 +15,7 @@ from rooms.errors import ServiceError
 from rooms.models import Hand, Room, Seat
 from rooms.services import (hand_act_for, hand_start, player_guest, room_create, room_dissolve, seat_leave,
                             seat_take, trustee_set)
-from rooms.tasks import schedule_decision
+from rooms.services.schedule import schedule_decision
 from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
 

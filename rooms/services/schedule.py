@@ -1,0 +1,78 @@
+"""Scheduling what the server plays: turn timers and the moves of 托管 seats and bots.
+
+Asked inside the writing transaction (`timer_needed`) and run after its commit
+(`after_commit` → `schedule_decision`), which queues the Celery tasks of `rooms.tasks` by
+name, so the services never import the tasks that call them.
+"""
+
+import logging
+
+from celery import current_app
+from django.db import transaction
+from django.utils import timezone
+
+from baohuang import engine
+from rooms.models import Hand, Seat
+
+log = logging.getLogger(__name__)
+
+EXPIRY_MARGIN_SECONDS = 60  # a message this late is dropped: the sweep has acted already
+
+
+def timer_needed(hand: Hand, seats: list[Seat]) -> bool:
+    """Inside the transaction that opened a decision (the room locked): does it need a new
+    timer message? Yes when a human is awaited and no message already queued fires
+    between now and the deadline. The caller then sets `hand.timer_at` to the deadline
+    and queues one after commit (`schedule_decision(..., arm=True)`)."""
+    if not hand.running or hand.deadline is None:
+        return False
+    actors = engine.actors(hand.state)
+    if all(seat.trustee or is_bot(seat) for seat in seats if seat.index in actors):
+        return False  # only 托管 seats and bots are awaited: their moves come first
+    return hand.timer_at is None or not timezone.now() < hand.timer_at <= hand.deadline
+
+
+def schedule_decision(hand: Hand, seats: list[Seat] | None = None, *, arm: bool = False) -> None:
+    """After commit, a decision opened on ``hand``: queue the moves of the awaited seats
+    the server plays (托管 seats and bots) after the room's pause, and, with ``arm``, the
+    hand's timer for the deadline (see `timer_needed`). ``seats`` are the room's seats as
+    the transaction left them (read again when not given)."""
+    if not hand.running or hand.deadline is None:
+        return
+    actors = engine.actors(hand.state)
+    if seats is None:
+        seats = list(Seat.objects.filter(room_id=hand.room_id).select_related("player", "room"))
+    for seat in seats:
+        if seat.index in actors and (seat.trustee or is_bot(seat)):
+            send("rooms.seat_move", (hand.pk, hand.version, seat.index), trustee_delay(seat.room))
+    if arm:
+        send("rooms.decision_timeout", (hand.pk,), seconds_until(hand.deadline))
+
+
+def seconds_until(moment) -> float:
+    return max(0.0, (moment - timezone.now()).total_seconds())
+
+
+def send(task: str, args: tuple, countdown: float) -> None:
+    """Queue the task named ``task``; a broker that is down loses the message, never the
+    write: the sweep acts on whatever the lost message would have done."""
+    try:
+        current_app.send_task(task, args, countdown=countdown or None, expires=countdown + EXPIRY_MARGIN_SECONDS,
+                              retry=False)
+    except Exception:  # any broker error: the write is committed, the sweep covers for us
+        log.warning("could not queue %s%r; the sweep will act instead", task, args, exc_info=True)
+
+
+def trustee_delay(room) -> float:
+    """The room's human-like pause before a 托管 or bot seat moves (seconds)."""
+    return float(room.options.get("trustee_delay", 1.0))
+
+
+def is_bot(seat: Seat) -> bool:
+    return seat.player_id is not None and seat.player.is_bot
+
+
+def after_commit(hand: Hand, seats: list[Seat] | None = None, *, arm: bool = False) -> None:
+    """After commit, `schedule_decision(hand, seats, arm=arm)`: whenever a decision opens
+    (a deal, an accepted action that leaves the hand running, a seat entering 托管)."""
+    transaction.on_commit(lambda: schedule_decision(hand, seats, arm=arm), robust=True)
