@@ -42,7 +42,8 @@ def at_window(room, hands) -> Hand:
 def frames(deal, hand: Hand, seat: int | None) -> list:
     """What ``seat`` (None: a spectator) is sent for each event of the hand: the event as
     it may see it and its whole view afterwards (as `RoomConsumer` builds them), with the
-    seat's own cards replaced by their number (they differ between deals by design)."""
+    seat's own cards (and the 记牌器 built from them) reduced to their shape: they differ
+    between deals by design."""
     state = engine.state_from_hands("lianzhong", deal, options=OPTIONS)
     sent = []
     for stored in HandEvent.objects.filter(hand=hand).order_by("version"):
@@ -50,6 +51,8 @@ def frames(deal, hand: Hand, seat: int | None) -> list:
         view = engine.view(state, seat)
         if "hand" in view:
             view["hand"] = len(view["hand"])
+        if "counter" in view:  # 记牌器: the cards the seat has not seen, so its own hand again
+            view["counter"] = sorted(view["counter"]) if isinstance(view["counter"], dict) else "own"
         sent.append((engine.event_view(stored.event, seat), view))
     return sent
 
