@@ -35,18 +35,10 @@ def seat_add_bot(*, room_id: int, by: Player, index: int | None = None) -> Seat:
     return seat_take(room_id=room.pk, player=bot, index=index)
 
 
-def bot_act(*, hand_id: int, seat: int, version: int):
-    """The bot in ``seat`` plays its move at ``version``; None when there is nothing to do
-    (the hand moved on, ended, or the seat holds no bot)."""
-    hand = Hand.objects.filter(pk=hand_id).first()
-    if hand is None:
-        return None
-    row = Seat.objects.select_related("player").get(room_id=hand.room_id, index=seat)
-    return bot_move(hand=hand, seat=row, version=version)
-
-
 def bot_move(*, hand: Hand, seat: Seat, version: int):
-    """`bot_act` for rows already read (the Celery task has them)."""
+    """The bot in ``seat`` plays its move at ``version``; None when there is nothing to do
+    (the hand moved on, ended, or the seat holds no bot). The Celery task `seat_move`
+    reads the rows and calls this."""
     if not hand.running or hand.version != version or seat.index not in engine.actors(hand.state):
         return None
     if seat.player_id is None or not seat.player.is_bot:

@@ -5,10 +5,11 @@ import time
 import pytest
 
 from baohuang import engine
-from rooms.bots import BOT_POLICY, bot_act, seat_add_bot
+from rooms.bots import BOT_POLICY, seat_add_bot
 from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, seat_take
+from rooms.tasks import seat_move
 from rooms.tests.worker import celery_workers, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
 
@@ -79,11 +80,11 @@ def test_a_bot_plays_the_strong_policys_move_and_ignores_a_stale_version():
         hand.refresh_from_db()
         seat = [s for s in engine.actors(hand.state) if s != 0][0]
     expected = engine.autoplay(hand.state, seat, BOT_POLICY)
-    assert bot_act(hand_id=hand.pk, seat=seat, version=hand.version + 7) is None  # not the version now
-    change = bot_act(hand_id=hand.pk, seat=seat, version=hand.version)
+    assert seat_move(hand.pk, hand.version + 7, seat) == "moved"  # not the version now
+    assert seat_move(hand.pk, hand.version, seat) == "acted:trustee"  # the task a bot's turn queues
     event = HandEvent.objects.get(hand=hand, version=hand.version + 1)
-    assert change is not None and event.action == expected and not event.by_trustee
-    assert bot_act(hand_id=hand.pk, seat=0, version=hand.version + 1) is None  # alice is no bot
+    assert event.action == expected and not event.by_trustee
+    assert seat_move(hand.pk, hand.version + 1, 0) == "moved"  # alice is no bot, nor under 托管
 
 
 # --- a table of bots, with a real worker ------------------------------------------------------
