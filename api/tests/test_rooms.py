@@ -48,7 +48,7 @@ def test_a_room_shows_its_seats_options_and_running_hand(api, players, full_tabl
     assert [(seat["index"], seat["player"]["display_name"]) for seat in body["seats"]] == [
         (index, player.display_name) for index, player in enumerate(players)]
     assert body["current_hand"]["id"] == hand.pk and body["current_hand"]["phase"] == "bidding"
-    assert body["options"]["timers"] == {"play": 20, "bid": 15, "declare": 15}
+    assert body["options"]["timers"] == {"play": 20, "bid": 15, "declare": 8}
 
 
 def test_an_empty_seat_has_no_player_and_an_idle_room_no_hand(api, alice):

@@ -21,7 +21,7 @@ from scoring.models import LedgerEntry
 
 NAMES = ("alice", "bob", "charlie", "dave", "erin")
 # lianzhong, emperor 0 and guard 2 (SJ*): a dozen moves to the end.
-SHORT_DEAL = ["BJ* 9S 4D", "5C 8H", "SJ* KC", "7C TC", "TS JD"]
+SHORT_DEAL = ["BJ* 9S 6D", "6C 8H", "SJ* KC", "7C TC", "TS JD"]
 
 
 def room_of(*, humans: int, timers: int | None = None):
@@ -135,7 +135,7 @@ def test_the_room_chooses_the_policy_that_plays_for_a_timed_out_seat(policy, lea
     for _ in range(4):
         seat_add_bot(room_id=room.pk, by=alice)
     hand = hand_start(room_id=room.pk)
-    state = engine.state_from_hands("lianzhong", ["BJ* KS KH 7S", "5C", "SJ*", "7C", "TS"], emperor=0,
+    state = engine.state_from_hands("lianzhong", ["BJ* KS KH 7S", "6C", "SJ*", "7C", "TS"], emperor=0,
                                     guard=2, options={"hold_sixes": False})
     Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
 
