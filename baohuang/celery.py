@@ -19,7 +19,7 @@ app.conf.broker_transport_options = {"max_retries": 0}
 app.conf.task_default_queue = os.environ.get("CELERY_QUEUE", "celery")
 
 # The sweep acts on every decision whose timer task was lost (a worker killed mid-countdown):
-# nothing relies on a countdown message arriving, or on revoking one (rooms/tasks.py).
+# nothing relies on a countdown message arriving, or on revoking one (rooms/services/timers.py).
 SWEEP_SECONDS = 5.0
 app.conf.beat_schedule = {
     "sweep-overdue-decisions": {"task": "rooms.sweep_overdue", "schedule": SWEEP_SECONDS},

@@ -284,7 +284,7 @@ PRESENCE_TTL_SECONDS = envint("PRESENCE_TTL_SECONDS", "30", low=1, high=3600)
 # the beat task rooms.close_abandoned (its open 进贡 debts become points; it leaves the lobby).
 ABANDONED_ROOM_SECONDS = envint("ABANDONED_ROOM_SECONDS", "600", low=10, high=7 * 24 * 3600)
 
-# Timers, 托管 and bot moves and the periodic sweep run in Celery (rooms/tasks.py).
+# Timers, 托管 and bot moves and the periodic sweep run in Celery (rooms/tasks.py → rooms/services/timers.py).
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True

@@ -10,12 +10,13 @@ a process dies.
 A server process that dies closes nothing, so each socket of a signed-in player also keeps
 an entry in Redis (a sorted set per room and player: socket → expiry), renewed by a
 heartbeat every third of `PRESENCE_TTL_SECONDS`. The presence sweep
-(`rooms.tasks.sweep_presence`, Celery beat) takes offline every seat shown online whose
+(`seats_sweep_gone`, run by the Celery beat task `rooms.sweep_presence`) takes offline every seat shown online whose
 player has no live entry left. A live socket that hears its own seat go offline marks it
 online again, so a late heartbeat costs a flicker, never a wrong state.
 """
 
 import functools
+import logging
 import time
 
 import redis
@@ -26,6 +27,8 @@ from rooms.errors import ServiceError
 from rooms.models import Player, Seat
 from rooms.services import seat_online, seat_take
 from rooms.services.common import lock_room
+
+log = logging.getLogger(__name__)
 
 
 def seat_connected(*, room_id: int, player: Player) -> bool:
@@ -105,3 +108,19 @@ def seat_offline_if_gone(*, room_id: int, player_id: int) -> bool:
         return False
     seat_online(room_id=room_id, player=seat.player, online=False)
     return True
+
+
+def seats_sweep_gone() -> int:
+    """Take offline every seat shown online whose player has no live socket left (its
+    server process died without closing it). Returns how many (the Celery beat task
+    `rooms.sweep_presence`)."""
+    shown = list(Seat.objects.filter(online=True, player__isnull=False).values_list("room_id", "player_id"))
+    gone = 0
+    for (room_id, player_id), live in zip(shown, live_sockets(shown) if shown else []):
+        if live:
+            continue
+        try:
+            gone += seat_offline_if_gone(room_id=room_id, player_id=player_id)
+        except Exception:
+            log.exception("presence sweep: room %s player %s failed", room_id, player_id)
+    return gone

@@ -4,7 +4,7 @@
 - `quick_match` — 找人打: a seat at the open table of that preset where the most people are
   already waiting, or a new table of its own, which the lobby then lists first.
 
-Services over `rooms.services` and `rooms.bots` (the bots module sits above the services).
+Services over `rooms.services`.
 """
 
 import zlib
@@ -12,10 +12,9 @@ import zlib
 from django.db import connection, transaction
 from django.db.models import Count, Q
 
-from rooms.bots import seat_add_bot
 from rooms.errors import ServiceError
 from rooms.models import SEATS, Hand, Player, Room
-from rooms.services import hand_start, room_create, seat_take
+from rooms.services import hand_start, room_create, seat_add_bot, seat_take
 
 CANDIDATES = 10  # waiting tables tried, fullest first, before opening a new one
 MATCH_LOCK = 0x6268  # advisory-lock namespace of 找人打 (PostgreSQL), with the preset as key

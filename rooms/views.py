@@ -25,7 +25,7 @@ from rooms import quickstart, selectors
 from rooms.errors import ServiceError
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
 from rooms.models import Player, Room
-from rooms.services import player_guest, room_create, seat_take
+from rooms.services import player_guest, room_create, seat_add_bot, seat_take
 from rooms.table_text import table_text
 from scoring import selectors as scoring_selectors
 from scoring.models import LedgerEntry
@@ -127,7 +127,7 @@ def room_new(request):
                                preset=form.cleaned_data["preset"], options=form.options())
             seat_take(room_id=room.pk, player=request.user)
             for _count in range(form.cleaned_data.get("bots") or 0):
-                _add_bot(room, request.user)
+                seat_add_bot(room_id=room.pk, by=request.user)
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("rooms:lobby")
@@ -169,26 +169,6 @@ def quick_start(request, mode: str):
     return redirect("rooms:table", room_id=room_id)
 
 
-def _bot_service():
-    """The timers helper's "add a bot" service (rooms.services or rooms.bots)."""
-    from rooms import services
-
-    service = getattr(services, "seat_add_bot", None)
-    if service is None:
-        try:
-            from rooms.bots import seat_add_bot as service
-        except ImportError:
-            service = None
-    return service
-
-
-def _add_bot(room: Room, by: Player) -> None:
-    service = _bot_service()
-    if service is None:
-        raise ServiceError("no_bots", _("Bots are not available on this server."))
-    service(room_id=room.pk, by=by)
-
-
 @require_POST
 def room_bot(request, room_id: int):
     """The room's creator fills the lowest empty seat with a bot."""
@@ -196,7 +176,7 @@ def room_bot(request, room_id: int):
     if not request.user.is_authenticated:
         raise Http404
     try:
-        _add_bot(room, request.user)
+        seat_add_bot(room_id=room.pk, by=request.user)
     except ServiceError as error:
         messages.error(request, error.message)
     return redirect("rooms:table", room_id=room.pk)

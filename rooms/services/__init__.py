@@ -7,6 +7,7 @@ Broadcasts and the timer hook run after commit (`rooms.notify`).
 """
 
 from rooms.errors import ServiceError
+from rooms.services.bots import seat_add_bot
 from rooms.services.moderation import player_moderate
 from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start, hand_window_close
 from rooms.services.players import player_bot, player_guest
@@ -29,6 +30,7 @@ __all__ = [
     "room_create",
     "room_dissolve",
     "rooms_close_abandoned",
+    "seat_add_bot",
     "seat_leave",
     "seat_online",
     "seat_take",

@@ -1,4 +1,4 @@
-"""Turn timers with a real Celery worker and real Redis (rooms/tasks.py, RULES §8).
+"""Turn timers with a real Celery worker and real Redis (rooms/services/timers.py through the tasks of rooms/tasks.py, RULES §8).
 
 Timers here are 2–3 s: below the 5 s minimum a room may choose, so they are written to
 the room's options directly, past `clean_options` (test-only; production validation is
@@ -18,7 +18,7 @@ from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Room, Seat
 from rooms.services import (hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take,
                             trustee_set)
-from rooms.tasks import SWEEP_GRACE_SECONDS, sweep_overdue
+from rooms.services.timers import SWEEP_GRACE_SECONDS, hands_sweep_overdue
 from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
 
 NAMES = ("alice", "bob", "charlie", "dave", "erin")
@@ -168,7 +168,7 @@ def test_the_sweep_acts_on_an_overdue_decision_and_leaves_a_fresh_one_alone():
     overdue_by(late, SWEEP_GRACE_SECONDS + 0.5)
     seat = engine.actors(late.state)[0]
 
-    assert sweep_overdue() == 1
+    assert hands_sweep_overdue() == 1
 
     event = event_at(late, 1)
     assert event.by_trustee and event.seat == seat
@@ -181,7 +181,7 @@ def test_the_sweep_leaves_the_timer_task_its_grace():
     room, _ = short_timer_table(seconds=20)
     hand = hand_start(room_id=room.pk)
     overdue_by(hand, SWEEP_GRACE_SECONDS / 2)  # just due: the countdown task acts first
-    assert sweep_overdue() == 0 and event_at(hand, 1) is None
+    assert hands_sweep_overdue() == 0 and event_at(hand, 1) is None
 
 
 @pytest.mark.django_db
@@ -192,7 +192,7 @@ def test_the_sweep_moves_a_trustee_seat_whose_move_was_lost():
     trustee_set(room_id=room.pk, seat=seat, on=True, player=players[seat])
     Hand.objects.filter(pk=hand.pk).update(started=timezone.now() - timedelta(seconds=5))
 
-    assert sweep_overdue() == 1  # the deadline is far, but the 托管 move is late
+    assert hands_sweep_overdue() == 1  # the deadline is far, but the 托管 move is late
 
     event = event_at(hand, 1)
     assert event.by_trustee and event.seat == seat

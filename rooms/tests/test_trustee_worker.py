@@ -10,7 +10,7 @@ import pytest
 from django.db import transaction
 
 from baohuang import engine
-from rooms.bots import seat_add_bot
+from rooms.services.bots import seat_add_bot
 from rooms.errors import ServiceError
 from rooms.models import Hand, Room, Seat
 from rooms.services import (hand_act_for, hand_start, player_guest, room_create, room_dissolve, seat_leave,

@@ -3,7 +3,8 @@
 A bot is a `Player` with ``is_bot=True``; its display name says so, and every reader can
 tell it by that flag (leaderboards leave bots off). A bot is never under 托管: it plays
 its own moves through `hand_act`, the service a human's client uses, after the room's
-`trustee_delay` (scheduled by `rooms.tasks`).
+`trustee_delay` (queued by `rooms.services.schedule`; the Celery task `rooms.seat_move`
+runs `rooms.services.timers.seat_move`, which calls `bot_move`).
 """
 
 from django.db import transaction
@@ -11,8 +12,10 @@ from django.db import transaction
 from baohuang import engine
 from rooms.errors import ServiceError
 from rooms.models import Hand, Player, Seat
-from rooms.services import hand_act, player_bot, seat_take
 from rooms.services.common import lock_room, open_room, table
+from rooms.services.hands import hand_act
+from rooms.services.players import player_bot
+from rooms.services.rooms import seat_take
 
 BOT_POLICY = "strong"
 BOT_NAME = "Bot {number} (机器人)"
@@ -37,8 +40,8 @@ def seat_add_bot(*, room_id: int, by: Player, index: int | None = None) -> Seat:
 
 def bot_move(*, hand: Hand, seat: Seat, version: int):
     """The bot in ``seat`` plays its move at ``version``; None when there is nothing to do
-    (the hand moved on, ended, or the seat holds no bot). The Celery task `seat_move`
-    reads the rows and calls this."""
+    (the hand moved on, ended, or the seat holds no bot). `timers.seat_move` reads the
+    rows and calls this."""
     if not hand.running or hand.version != version or seat.index not in engine.actors(hand.state):
         return None
     if seat.player_id is None or not seat.player.is_bot:
