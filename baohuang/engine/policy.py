@@ -146,5 +146,6 @@ def policy_named(name: str):
 
 POLICIES = {"baseline": baseline}
 """Policy name → function(state, seat) -> action."""
-LAZY_POLICIES = {"strong": (".strong", "strong")}
-"""Policies in their own modules (强托管, a room option), loaded on first use."""
+LAZY_POLICIES = {"strong": (".strong", "strong"), "search": (".search", "search")}
+"""Policies in their own modules, loaded on first use: 强托管 (``strong``) and the search
+bot (``search``, 高手: `search.decide` on the seat's view, about 1 s per decision)."""

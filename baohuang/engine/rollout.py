@@ -1,0 +1,137 @@
+"""The rollout policy of the search bot: `strong`'s rules of thumb on the compact `Sim`.
+
+Within one sample of the hidden cards every hand is known, so a rollout player knows its
+side (a perfect-information rollout, as in PIMC). The rules, cheap enough to play a
+whole hand in a few milliseconds:
+
+- go out when one set empties the hand;
+- leading: its lowest whole natural group with nothing attached (not the group that
+  must go last — qingdao's 3, a 憋6 seat's 6s), avoiding a size that a near-out
+  opponent could answer with its whole hand; its lowest single for a partner on one card;
+- following: never over a partner; the cheapest beat by natural cards (whole groups,
+  low ranks, `strong.follow_cost`'s units) when cheap; a costly beat — a broken group,
+  a high rank, jokers — only when an opponent on the top set is near out or the beat
+  leaves at most one set; never down to a lone qingdao 3 (闷三 would put it last);
+  otherwise pass.
+"""
+
+from __future__ import annotations
+
+from .cards import BAOZI_VALUE, BIG_JOKER_VALUE, SMALL_JOKER_VALUE
+from .fastsim import NATURALS, PASS, TIERS, Sim, comp_size
+from .sets import SIX, THREE
+from .strong import BREAK_COST, CHEAP, HIGH_RANK_FROM, JOKER_COST, NEAR_OUT
+
+MAX_ACTIONS = 3000  # a hand takes a few hundred actions; more would be a bug
+
+
+def rollout(sim: Sim) -> list[int]:
+    """Play ``sim`` to the end with `choose` for every seat; the five scores."""
+    for _ in range(MAX_ACTIONS):
+        if sim.scores is not None:
+            return sim.scores
+        sim.act(choose(sim, sim.turn))
+    raise RuntimeError("a rollout did not end")
+
+
+def choose(sim: Sim, seat: int):
+    """The rollout action of the seat to act."""
+    if sim.top is None:
+        return lead(sim, seat)
+    return follow(sim, seat)
+
+
+def _last_tier(sim: Sim, seat: int):
+    hand = sim.hands[seat]
+    if hand[THREE] and sim.rules.three_goes_last:
+        return THREE
+    if sim.bound[seat] and hand[SIX]:
+        return SIX
+    return None
+
+
+def _whole_hand(sim: Sim, seat: int):
+    """The one set that empties the hand, if it is one legal set now."""
+    hand = sim.hands[seat]
+    naturals = [tier for tier in range(NATURALS) if hand[tier]]
+    if len(naturals) > 1:
+        return None
+    base = naturals[0] if naturals else next(tier for tier in range(TIERS) if hand[tier])
+    comp = (base, hand[base], hand[SMALL_JOKER_VALUE] if base < SMALL_JOKER_VALUE else 0,
+            hand[BIG_JOKER_VALUE] if base < BIG_JOKER_VALUE else 0,
+            hand[BAOZI_VALUE] if base < BAOZI_VALUE else 0)
+    return comp if comp in sim.plays(seat) else None
+
+
+def lead(sim: Sim, seat: int):
+    out = _whole_hand(sim, seat)
+    if out is not None:
+        return out
+    hand, side = sim.hands[seat], sim.side
+    last = _last_tier(sim, seat)
+    partner_on_one = any(sim.sizes[other] == 1 and side[other] == side[seat]
+                         for other in range(5) if other != seat)
+    groups = [tier for tier in range(NATURALS) if hand[tier] and tier != last]
+    if partner_on_one and groups:
+        return (groups[0], 1, 0, 0, 0)
+    danger = {sim.sizes[other] for other in range(5)
+              if side[other] != side[seat] and 0 < sim.sizes[other] <= NEAR_OUT}
+    for tier in groups:
+        if hand[tier] not in danger:
+            return (tier, hand[tier], 0, 0, 0)
+    if groups:
+        return (groups[0], hand[groups[0]], 0, 0, 0)
+    return sim.plays(seat)[0]  # jokers only, or the forced last set
+
+
+def follow(sim: Sim, seat: int):
+    top, owner = sim.top, sim.top_seat
+    if sim.side[owner] == sim.side[seat] and owner != seat:
+        out = _whole_hand(sim, seat)
+        return PASS if out is None else out
+    hand, size = sim.hands[seat], comp_size(top)
+    best, best_cost = None, None
+    if not top[2] and not top[3] and not top[4]:
+        # A plain top set: natural beats, no jokers (the common case, without enumerating).
+        for tier in range(top[0] + 1, NATURALS):
+            count = hand[tier]
+            if count >= size and not (sim.bound[seat] and tier == SIX):
+                cost = (BREAK_COST if count > size else 0.0) + max(0, tier - HIGH_RANK_FROM)
+                if best is None or cost < best_cost:
+                    best, best_cost = (tier, size, 0, 0, 0), cost
+                    if cost == 0:
+                        break
+    if best is not None and best_cost <= CHEAP:
+        return _unless_lone_three(sim, seat, best)
+    out = _whole_hand(sim, seat)
+    if out is not None:
+        return out
+    urgent = 0 < sim.sizes[owner] <= NEAR_OUT
+    if not urgent and _sets_left(hand) > 2:
+        return PASS
+    options = sim.plays(seat)
+    if not options:
+        return PASS
+    comp = min(options, key=lambda comp: _cost(hand, comp))
+    return _unless_lone_three(sim, seat, comp)
+
+
+def _unless_lone_three(sim: Sim, seat: int, comp):
+    if sim.rules.three_goes_last and sim.hands[seat][THREE] and sim.sizes[seat] - comp_size(comp) == 1:
+        return PASS
+    return comp
+
+
+def _sets_left(hand) -> int:
+    return sum(1 for count in hand if count)
+
+
+def _cost(hand, comp) -> float:
+    base, n, x, y, b = comp
+    cost = BREAK_COST if n < hand[base] else 0.0
+    if base >= SMALL_JOKER_VALUE:
+        cost += JOKER_COST[base] * n
+    else:
+        cost += max(0, base - HIGH_RANK_FROM)
+    return (cost + JOKER_COST[SMALL_JOKER_VALUE] * x + JOKER_COST[BIG_JOKER_VALUE] * y
+            + JOKER_COST[BAOZI_VALUE] * b)

@@ -1,0 +1,165 @@
+"""The search bot (高手, policy ``search``): determinized search from the seat's view only.
+
+`decide(view, *, budget=1.0, iterations=None, seed=None)` takes `views.view(state, seat)`
+— nothing else — and returns one legal action for that seat. In the play phase it runs
+perfect-information Monte Carlo (PIMC): it samples worlds consistent with the view
+(`determinize.sample`: the unseen cards dealt to the other seats in their counts, the
+roles as the seat may know them), plays every candidate move in each world and finishes
+the hand with the fast rollout policy (`rollout`, on the compact `fastsim.Sim`), and
+picks the candidate with the best total of its own points over the worlds. Every
+candidate is tried in the same worlds, so the comparison is paired.
+
+Candidates (kept few, to fit the budget): the 提示 hints (one play per base rank, the
+cheapest), the rollout policy's own choice, the lowest single when leading, and pass
+(and 让牌 where allowed) when following. One legal action is returned at once.
+
+Budget: by default at most ``budget`` seconds of search (1 s, on one core); with
+``iterations`` the search samples exactly that many worlds and ignores the clock, so the
+decision depends only on ``(view, seed, iterations)`` — what tests use. ``seed=None``
+draws a fresh seed.
+
+Bidding and declarations fall back to the baseline's answers, read from the view (the
+strong policy answers them the same way): accept the throne or call the highest triple
+held, and say nothing in the window.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from .bidding import identity_counts
+from .determinize import sample
+from .fastsim import PASS, YIELD
+from .play import top_shape
+from .presets import PRESET
+from .rollout import choose, rollout
+from .sets import composition, legal_sets
+
+DEFAULT_BUDGET = 1.0  # seconds per decision
+MAX_HINTS = 6  # hints kept as candidates: the cheapest ones and the two strongest
+
+
+def decide(view: dict, *, budget: float = DEFAULT_BUDGET, iterations: int | None = None,
+           seed=None) -> dict:
+    """The search bot's action for ``view["seat"]`` (see the module docstring)."""
+    if view["phase"] == "bidding":
+        return _bid(view)
+    if view["phase"] == "declaring":
+        answers = view["choices"].get("declare", ["none"])
+        return _action(view, "declare", what="dark_solo" if "dark_solo" in answers else "none")
+    legal = legal_plays(view)
+    candidates = candidate_moves(view, legal)
+    if len(candidates) == 1:
+        return candidates[0][0]
+    rng = random.Random(random.getrandbits(64) if seed is None else seed)
+    return candidates[_best(view, candidates, legal, rng, budget, iterations)][0]
+
+
+def _best(view, candidates, legal, rng, budget, iterations) -> int:
+    seat = view["seat"]
+    totals = [0.0] * len(candidates)
+    started = time.perf_counter()
+    worlds, world_time = 0, 0.0
+    while True:
+        if iterations is not None:
+            if worlds >= iterations:
+                break
+        elif worlds and time.perf_counter() - started + 1.5 * world_time > budget:
+            break
+        began = time.perf_counter()
+        world = sample(view, rng)
+        if worlds == 0:
+            _add_rollout_choice(view, candidates, totals, world, legal)
+        for index, (_action, move) in enumerate(candidates):
+            branch = world.copy()
+            branch.act(move)
+            totals[index] += rollout(branch)[seat]
+        worlds += 1
+        world_time = time.perf_counter() - began
+    return max(range(len(candidates)), key=lambda index: (totals[index], -index))
+
+
+def candidate_moves(view: dict, legal: list[list[str]]) -> list[tuple[dict, object]]:
+    """``(action, fastsim move)`` pairs: the hints, the lowest single when leading, pass
+    and yield when following — each once. ``legal`` is `legal_plays(view)`."""
+    preset, seat = view["preset"], view["seat"]
+    top = view["table"]["top"]
+    hints = view["hints"]
+    kept = hints if len(hints) <= MAX_HINTS + 2 else hints[:MAX_HINTS] + hints[-2:]
+    plays = [list(cards) for cards in kept]
+    if top is None:
+        singles = [cards for cards in legal if len(cards) == 1]
+        if singles and singles[0] not in plays:
+            plays.append(singles[0])
+        if not plays:  # no hint: a forced last set (qingdao's 3, 憋6)
+            plays.append(legal[0])
+    moves = [(_play(view, cards), composition(cards, preset)) for cards in plays]
+    if top is not None:
+        moves.append((_action(view, "pass"), PASS))
+        if PRESET[preset].yield_allowed and seat not in view["table"]["yielded"]:
+            moves.append((_action(view, "yield"), YIELD))
+    return moves
+
+
+def _add_rollout_choice(view, candidates, totals, world, legal) -> None:
+    """Add the rollout policy's own move (chosen in the first world) if it is a play
+    not yet among the candidates."""
+    move = choose(world, view["seat"])
+    if move in (PASS, YIELD) or any(known == move for _action, known in candidates):
+        return
+    for cards in legal:
+        if composition(cards, view["preset"]) == move:
+            candidates.append((_play(view, cards), move))
+            totals.append(0.0)
+            return
+
+
+def legal_plays(view: dict) -> list[list[str]]:
+    """Every legal play of the seat, as `state.legal_actions` enumerates them (the same
+    copies: a 暗保 guard of a called card avoids showing it)."""
+    preset, roles = view["preset"], view["roles"]
+    top = view["table"]["top"]
+    avoid = (frozenset((roles["called"],)) if PRESET[preset].guard_by_call
+             and roles["guard"] == view["seat"] and not roles["revealed"] else frozenset())
+    return legal_sets(view["hand"], preset,
+                      top=None if top is None else top_shape(preset, top["cards"]),
+                      hold_sixes=view["six_bound"], avoid=avoid)
+
+
+def _play(view: dict, cards: list[str]) -> dict:
+    return _action(view, "play", cards=" ".join(cards))
+
+
+def _action(view: dict, kind: str, **fields) -> dict:
+    return {"seat": view["seat"], "type": kind, **fields}
+
+
+# --- bidding: the baseline's answers, from the view ------------------------------------
+
+
+def _bid(view: dict) -> dict:
+    may, calls = view["may"], view["choices"].get("call", [])  # calls: highest first
+    if "accept" in may and "call" not in may:
+        return _action(view, "accept")  # 让皇 (lianzhong / qingdao): take the throne
+    counts = identity_counts(view["hand"])
+    triples = [card for card in calls if counts[card] == 3]
+    if triples:
+        return _action(view, "call", card=triples[0])
+    if calls and ((view.get("bidding") or {}).get("forced") or "decline" not in may):
+        return _action(view, "call", card=calls[0])
+    return _action(view, "decline" if "decline" in may else "accept")
+
+
+# --- the policy ``search`` (policy.LAZY_POLICIES) ----------------------------------------
+
+
+def search(state: dict, seat: int, *, budget: float = DEFAULT_BUDGET,
+           iterations: int | None = None, seed=None) -> dict:
+    """`autoplay(state, seat, "search")`: `decide` on ``view(state, seat)`` and nothing
+    else. The view is built with the 记牌器 on whatever the room option says: a bot
+    remembers every card played face up, which is public (RULES §8)."""
+    from .views import view  # views.py builds on policy.py, which loads this module lazily
+
+    if not state["options"].get("card_counter", True):
+        state = {**state, "options": {**state["options"], "card_counter": True}}
+    return decide(view(state, seat), budget=budget, iterations=iterations, seed=seed)

@@ -1,0 +1,69 @@
+"""The search bot (search.py): legal in every phase of every preset, within its budget,
+deterministic given (view, seed, iterations), and reachable as the policy ``search``."""
+
+import time
+
+import pytest
+
+from baohuang.engine import PRESETS, actors, apply, autoplay, check, new_hand, state_from_hands, view
+from baohuang.engine.search import decide, search
+from baohuang.engine.strong import strong
+
+
+def _play_hand(preset, deal, hero, **search_options):
+    """A hand with ``search`` at ``hero`` and strong elsewhere; every action checked."""
+    state = new_hand(preset, deal)
+    decisions = 0
+    while actors(state):
+        seat = actors(state)[0]
+        if seat == hero:
+            action = search(state, seat, **search_options)
+            decisions += 1
+        else:
+            action = strong(state, seat)
+        check(state, action)
+        state, _event = apply(state, action)
+    return state, decisions
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_search_bot_plays_whole_hands_legally(preset):
+    state, decisions = _play_hand(preset, 11, hero=2, iterations=3, seed=1)
+    assert state["phase"] in ("ended", "void") and decisions > 0
+
+
+def test_the_decision_depends_only_on_view_seed_and_iterations():
+    state = new_hand("classic", 5)
+    while state["phase"] != "playing" or state["turn"] != 1 or state["top"] is None:
+        seat = actors(state)[0]
+        state, _event = apply(state, strong(state, seat))
+    seen = view(state, 1)
+    first = [decide(seen, iterations=6, seed=seed) for seed in range(4)]
+    assert first == [decide(seen, iterations=6, seed=seed) for seed in range(4)]
+
+
+def test_a_forced_choice_is_answered_at_once():
+    # Seat 1 cannot beat the pair of 2s: lianzhong has no 让牌, so pass is its one action.
+    hands = ["BJ* 2S 2H 7C", "8D 9C", "SJ* TC", "JC QC", "KD KH"]
+    state = state_from_hands("lianzhong", hands, emperor=0, guard=2, options={"hold_sixes": False})
+    state, _event = apply(state, {"seat": 0, "type": "play", "cards": "2S 2H"})
+    started = time.perf_counter()
+    assert search(state, 1, budget=5.0) == {"seat": 1, "type": "pass"}
+    assert time.perf_counter() - started < 0.5
+
+
+def test_the_budget_bounds_the_time_of_a_decision():
+    state = new_hand("qingdao", 3)
+    while state["phase"] != "playing":
+        seat = actors(state)[0]
+        state, _event = apply(state, strong(state, seat))
+    started = time.perf_counter()
+    action = search(state, state["turn"], budget=0.3)
+    assert time.perf_counter() - started < 0.6
+    check(state, action)
+
+
+def test_the_policy_is_registered_as_search():
+    state = new_hand("lianzhong", 2)
+    seat = actors(state)[0]
+    assert autoplay(state, seat, "search") == {"seat": seat, "type": "accept"}
