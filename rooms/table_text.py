@@ -16,6 +16,18 @@ def table_text() -> dict:
     }
 
 
+def refusal(error) -> str:
+    """A refused write (`rooms.errors.ServiceError`) worded in the request's language, as
+    static/js/i18n.js words it on the table: by code, `params.why` picking the sentence."""
+    template = _errors().get(error.code, _("That was refused."))
+    if isinstance(template, dict):
+        template = template.get(error.params.get("why"), template["default"])
+    try:
+        return template % error.params if "%(" in template else template
+    except (KeyError, TypeError, ValueError):  # params missing: the code's sentence without them
+        return _("That was refused.")
+
+
 def _bar() -> dict:
     return {
         "connection": {"connecting": _("Connecting…"), "online": _("Connected"), "stalled": _("Connection lost"),
@@ -156,6 +168,19 @@ def _errors() -> dict:
         "seat_taken": _("That seat is taken."), "bad_seat": _("There is no such seat."),
         "hand_running": _("Wait for the hand to end."), "not_full": _("The table needs five players."),
         "bots_not_allowed": _("This room does not allow bots."),
+        "not_creator": _("Only the room's creator can do that."),
+        "too_many_seats": _("You already sit at %(limit)s tables: leave one first."),
+        "bad_name": {"default": _("Choose another room name."),
+                     "length": _("A room name has 1 to %(max)s characters."),
+                     "controls": _("A room name cannot hold control or direction characters.")},
+        "bad_preset": _("Choose the rules to play."), "bad_options": _("Those room settings are not possible."),
+        "bad_nickname": {"default": _("Choose another nickname."), "empty": _("Choose a nickname."),
+                         "long": _("A nickname has at most %(max)s characters."),
+                         "controls": _("A nickname cannot hold control or direction characters."),
+                         "mixed_scripts": _("A nickname cannot mix look-alike alphabets (such as Latin and Cyrillic)."),
+                         "look_alike": _("That nickname looks like another player's: choose another.")},
+        "reserved_nickname": _("That nickname is reserved: choose another."),
+        "chat_too_fast": _("You are chatting too fast: wait a few seconds."),
         "trustee_on": _("Auto-play is on: cancel it to play yourself."),
         "trustee_locked": _("Auto-play is locked on for this hand."),
         # engine

@@ -26,7 +26,7 @@ from rooms.errors import ServiceError
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
 from rooms.models import Player, Room
 from rooms.services import player_guest, room_create, seat_add_bot, seat_take
-from rooms.table_text import table_text
+from rooms.table_text import refusal, table_text
 from scoring import selectors as scoring_selectors
 from scoring.models import LedgerEntry
 
@@ -98,7 +98,7 @@ def guest(request):
         try:
             player = player_guest(nickname=form.cleaned_data["nickname"])
         except ServiceError as error:
-            messages.error(request, error.message)
+            messages.error(request, refusal(error))
         else:
             login(request, player, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(_next_url(request, reverse("rooms:lobby")))
@@ -129,7 +129,7 @@ def room_new(request):
             for _count in range(form.cleaned_data.get("bots") or 0):
                 seat_add_bot(room_id=room.pk, by=request.user)
     except ServiceError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal(error))
         return redirect("rooms:lobby")
     return redirect("rooms:table", room_id=room.pk)
 
@@ -164,7 +164,7 @@ def quick_start(request, mode: str):
         else:
             room_id = quickstart.quick_match(player=player, preset=preset, name=name).pk
     except ServiceError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal(error))
         return redirect("rooms:lobby")
     return redirect("rooms:table", room_id=room_id)
 
@@ -178,7 +178,7 @@ def room_bot(request, room_id: int):
     try:
         seat_add_bot(room_id=room.pk, by=request.user)
     except ServiceError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal(error))
     return redirect("rooms:table", room_id=room.pk)
 
 

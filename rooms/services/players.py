@@ -16,11 +16,13 @@ NICKNAME_MAX = 20
 def _clean_nickname(nickname: str) -> str:
     nickname = " ".join(str(nickname or "").split())
     if not nickname:
-        raise ServiceError("bad_nickname", "Choose a nickname.")
+        raise ServiceError("bad_nickname", "Choose a nickname.", {"why": "empty"})
     if len(nickname) > NICKNAME_MAX:
-        raise ServiceError("bad_nickname", f"A nickname has at most {NICKNAME_MAX} characters.")
+        raise ServiceError("bad_nickname", f"A nickname has at most {NICKNAME_MAX} characters.",
+                           {"why": "long", "max": NICKNAME_MAX})
     if names.has_controls(nickname):
-        raise ServiceError("bad_nickname", "A nickname cannot hold control or direction characters.")
+        raise ServiceError("bad_nickname", "A nickname cannot hold control or direction characters.",
+                           {"why": "controls"})
     return nickname
 
 
@@ -30,11 +32,13 @@ def _check_guest_nickname(nickname: str) -> None:
     if names.reserved(nickname):
         raise ServiceError("reserved_nickname", "That nickname is reserved: choose another.")
     if names.mixed_scripts(nickname):
-        raise ServiceError("bad_nickname", "A nickname cannot mix look-alike alphabets (such as Latin and Cyrillic).")
+        raise ServiceError("bad_nickname", "A nickname cannot mix look-alike alphabets (such as Latin and Cyrillic).",
+                           {"why": "mixed_scripts"})
     looks = names.skeleton(nickname)
     if looks != unicodedata.normalize("NFKC", nickname).casefold() and Player.objects.filter(
             Q(display_name__iexact=looks) | Q(username__iexact=looks)).exists():
-        raise ServiceError("bad_nickname", "That nickname looks like another player's: choose another.")
+        raise ServiceError("bad_nickname", "That nickname looks like another player's: choose another.",
+                           {"why": "look_alike"})
 
 
 def _new_player(*, prefix: str, display_name: str, is_bot: bool) -> Player:

@@ -26,9 +26,10 @@ def room_create(*, creator: Player, name: str, preset: str, options: dict | None
     """A new open room with five empty seats (the creator sits down with `seat_take`)."""
     name = " ".join(str(name or "").split())
     if not name or len(name) > NAME_MAX:
-        raise ServiceError("bad_name", f"A room name has 1 to {NAME_MAX} characters.")
+        raise ServiceError("bad_name", f"A room name has 1 to {NAME_MAX} characters.", {"why": "length", "max": NAME_MAX})
     if names.has_controls(name):
-        raise ServiceError("bad_name", "A room name cannot hold control or direction characters.")
+        raise ServiceError("bad_name", "A room name cannot hold control or direction characters.",
+                           {"why": "controls"})
     if preset not in Preset.values:
         raise ServiceError("bad_preset", f"Unknown preset {preset!r}: choose one of {', '.join(Preset.values)}.")
     room = Room.objects.create(name=name, preset=preset, options=clean_options(options), creator=creator,
@@ -75,7 +76,8 @@ def _check_seats_held(player: Player) -> None:
         return
     held = Seat.objects.filter(player=player, left=False).exclude(room__status=Room.Status.DISSOLVED).count()
     if held >= limit:
-        raise ServiceError("too_many_seats", f"You already sit at {held} tables (at most {limit}): leave one first.")
+        raise ServiceError("too_many_seats", f"You already sit at {held} tables (at most {limit}): leave one first.",
+                           {"limit": limit})
 
 
 def _leave(room: Room, seat: Seat, *, kicked: bool, note: str) -> None:

@@ -49,6 +49,25 @@ def test_guest_with_empty_nickname_is_refused(client):
     assert "_auth_user_id" not in client.session
 
 
+@pytest.mark.parametrize("language, expected, engine_english", [
+    ("zh-hans", "这个昵称是保留的，请换一个。", "That nickname is reserved"),
+    ("en", "That nickname is reserved: choose another.", "这个昵称"),
+])
+def test_a_refused_nickname_is_worded_in_the_pages_language(client, language, expected, engine_english):
+    client.post(reverse("rooms:guest"), {"nickname": "admin"}, headers={"accept-language": language})
+    lobby = client.get("/", headers={"accept-language": language}).content.decode()
+    assert expected in lobby and engine_english not in lobby
+
+
+def test_a_refused_room_is_worded_in_chinese_with_its_parameters(client, alice):
+    client.force_login(alice)
+    for room in range(3):  # SEATS_PER_PLAYER tables held: the fourth is refused
+        client.post(reverse("rooms:room_new"), room_post(name=f"t{room}"))
+    client.post(reverse("rooms:room_new"), room_post(name="one too many"))
+    lobby = client.get("/").content.decode()
+    assert "你已经坐在 3 张牌桌上了，先离开一张吧。" in lobby and "leave one first" not in lobby
+
+
 def test_new_room_takes_preset_and_options_and_seats_its_creator(client, alice):
     client.force_login(alice)
     response = client.post(reverse("rooms:room_new"), room_post())
