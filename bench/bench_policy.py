@@ -1,7 +1,10 @@
-"""The stronger 托管 policy against the baseline, over simulated hands (issue 5).
+"""The stronger 托管 policy against the baseline, and the search bot against strong, over
+simulated hands (issues 5 and 18).
 
 Run: .venv/bin/python bench/bench_policy.py [--hands 2000] [--field baseline|strong]
      [--presets classic lianzhong qingdao]  (run presets as separate processes to use cores)
+     .venv/bin/python bench/bench_policy.py --hero search --deals 200 [--budget 1.0 |
+     --iterations N]  (the search bot in one seat among four strong seats)
 
 Each hand is dealt twice from the same seed. In the *trial* the hero seat (hand number
 mod 5, so every seat takes its turn) plays the strong policy and the other four play the
@@ -14,6 +17,13 @@ paired difference with its 95% confidence interval (normal approximation,
 measure. `--field strong`: one *baseline* seat among four strong ones is the trial, so
 the difference is what a seat loses by playing the baseline at a strong table (sign
 flipped, so positive still means "strong is better").
+
+`--hero search` (issue 18): the trial puts the search bot (`search.search`, at
+``--budget`` seconds per decision, or exactly ``--iterations`` sampled worlds) in the hero
+seat among four strong seats; the control is five strong seats. The difference is the
+search seat's points minus a strong seat's on the same deal and seat. It also prints the
+search bot's decision time, median and p99, over every decision it took (bidding and
+declarations, which fall back to the baseline's answers, included).
 
 Hands are independent: no qingdao tribute carries between them, and the baseline
 accepts every throne, so no hand is void.
@@ -31,9 +41,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from baohuang.engine import PRESETS, actors, apply, new_hand  # noqa: E402
 from baohuang.engine.policy import baseline  # noqa: E402
 from baohuang.engine.simulate import hand_seed  # noqa: E402
+from baohuang.engine.search import search  # noqa: E402
 from baohuang.engine.strong import strong  # noqa: E402
 
 POLICIES = {"baseline": baseline, "strong": strong}
+DECISION_TIMES: list[float] = []  # seconds per search decision, this process
+
+
+def timed_search(budget: float, iterations):
+    """The search policy at this budget, recording each decision's time."""
+    def policy(state, seat):
+        started = time.perf_counter()
+        action = search(state, seat, budget=budget, iterations=iterations, seed=None)
+        DECISION_TIMES.append(time.perf_counter() - started)
+        return action
+    return policy
 TABLE_SEED = "bench-policy"
 
 
@@ -59,11 +81,10 @@ def dealable(preset: str, seed: int) -> bool:
 
 def one_hand(args) -> tuple[int, int]:
     """(hero's points in the trial, hero's points in the control) for hand ``number``."""
-    preset, number, field = args
+    preset, number, field, odd = args
     seed = hand_seed(TABLE_SEED, number)
     hero = number % 5
     other = POLICIES[field]
-    odd = baseline if field == "strong" else strong
     trial = play(preset, seed, [odd if seat == hero else other for seat in range(5)])
     control = play(preset, seed, [other] * 5)
     return trial[hero], control[hero]
@@ -78,15 +99,27 @@ def interval(values: list[float]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--hands", "--deals", type=int, default=2000)
     parser.add_argument("--field", choices=sorted(POLICIES), default="baseline")
+    parser.add_argument("--hero", choices=("strong", "search"), default="strong")
+    parser.add_argument("--budget", type=float, default=1.0, help="search: seconds per decision")
+    parser.add_argument("--iterations", type=int, default=None, help="search: worlds per decision")
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
     options = parser.parse_args()
-    odd = "baseline" if options.field == "strong" else "strong"
+    if options.hero == "search":
+        options.field = "strong"
+        odd_policy = timed_search(options.budget, options.iterations)
+        odd = (f"search ({options.iterations} worlds)" if options.iterations
+               else f"search ({options.budget:g} s)")
+        heading = "search − strong"
+    else:
+        odd = "baseline" if options.field == "strong" else "strong"
+        odd_policy = POLICIES[odd]
+        heading = "strong − baseline"
     print(f"{options.hands} hands per preset; trial: one {odd} seat among four "
           f"{options.field}; control: five {options.field}; points per hand of that seat")
-    print(f"{'preset':<10} {'trial':>8} {'control':>8} {'strong − baseline':>18} "
-          f"{'95% CI':>18} {'s/hand':>7}")
+    print(f"{'preset':<18} {'trial':>8} {'control':>8} {heading:>18} "
+          f"{'95% CI':>18} {'s/hand':>7} {'decision median / p99':>22}")
     for preset in options.presets:
         started = time.perf_counter()
         numbers, number = [], 0
@@ -94,15 +127,22 @@ def main() -> None:
             if dealable(preset, hand_seed(TABLE_SEED, number)):
                 numbers.append(number)
             number += 1
-        rows = [one_hand((preset, n, options.field)) for n in numbers]
+        DECISION_TIMES.clear()
+        rows = [one_hand((preset, n, options.field, odd_policy)) for n in numbers]
         seconds = (time.perf_counter() - started) / options.hands
         trial = [row[0] for row in rows]
         control = [row[1] for row in rows]
-        sign = -1 if options.field == "strong" else 1  # positive: strong is better
+        # positive: the odd policy is better (strong over baseline, search over strong)
+        sign = -1 if odd == "baseline" else 1
         gain, half = interval([sign * (a - b) for a, b in rows])
-        print(f"{preset:<10} {statistics.fmean(trial):>8.3f} {statistics.fmean(control):>8.3f} "
-              f"{gain:>+18.3f} {f'[{gain - half:+.3f}, {gain + half:+.3f}]':>18} {seconds:>7.3f}",
-              flush=True)
+        times = ""
+        if DECISION_TIMES:
+            ordered = sorted(DECISION_TIMES)
+            p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+            times = f"{statistics.median(ordered):.3f} / {p99:.3f} s"
+        print(f"{preset:<18} {statistics.fmean(trial):>8.3f} {statistics.fmean(control):>8.3f} "
+              f"{gain:>+18.3f} {f'[{gain - half:+.3f}, {gain + half:+.3f}]':>18} {seconds:>7.3f}"
+              f" {times:>22}", flush=True)
         if number > options.hands:
             print(f"{'':<10} ({number - options.hands} seeds skipped: the engine could not deal them)")
 

@@ -86,10 +86,11 @@ def lead(sim: Sim, seat: int):
 
 def follow(sim: Sim, seat: int):
     top, owner = sim.top, sim.top_seat
-    if sim.side[owner] == sim.side[seat] and owner != seat:
-        out = _whole_hand(sim, seat)
-        return PASS if out is None else out
     hand, size = sim.hands[seat], comp_size(top)
+    could_go_out = sim.sizes[seat] == size
+    if sim.side[owner] == sim.side[seat]:
+        out = _whole_hand(sim, seat) if could_go_out else None
+        return PASS if out is None else out
     best, best_cost = None, None
     if not top[2] and not top[3] and not top[4]:
         # A plain top set: natural beats, no jokers (the common case, without enumerating).
@@ -103,7 +104,7 @@ def follow(sim: Sim, seat: int):
                         break
     if best is not None and best_cost <= CHEAP:
         return _unless_lone_three(sim, seat, best)
-    out = _whole_hand(sim, seat)
+    out = _whole_hand(sim, seat) if could_go_out else None
     if out is not None:
         return out
     urgent = 0 < sim.sizes[owner] <= NEAR_OUT
