@@ -9,8 +9,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
-from api.leaderboard import ORDERS, PERIODS
 from rooms.models import Preset, Room
+from scoring.leaderboard import ORDERS, PERIODS
 
 # -- query parameters ----------------------------------------------------------------
 

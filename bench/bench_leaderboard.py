@@ -32,7 +32,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 
-from api import leaderboard  # noqa: E402
+from scoring import leaderboard  # noqa: E402
 from rooms.models import Player  # noqa: E402
 from scoring.models import LedgerEntry, Rating  # noqa: E402
 from scoring.services import totals_rebuild  # noqa: E402

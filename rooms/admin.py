@@ -14,8 +14,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from baohuang.admin_base import ReadOnlyAdmin
+from baohuang.errors import ServiceError
 from rooms import selectors, services
-from rooms.errors import ServiceError
 from rooms.models import ChatMessage, Hand, HandEvent, Player, Room, Seat
 
 

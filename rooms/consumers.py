@@ -15,8 +15,8 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from baohuang import engine
+from baohuang.errors import ServiceError
 from rooms import frames, presence, telemetry
-from rooms.errors import ServiceError
 from rooms.event_frames import FRAMES, VISITOR, encode
 from rooms.hand_states import STATES
 from rooms.models import Room

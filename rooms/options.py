@@ -1,6 +1,6 @@
 """A room's options: defaults and validation (the only place that knows their shape)."""
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 
 TIMER_KINDS = ("play", "bid", "declare")  # engine.decision_kind() values
 TIMER_RANGE = (5, 120)  # seconds

@@ -23,7 +23,7 @@ import redis
 from django.conf import settings
 from django.db import transaction
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import Player, Seat
 from rooms.services import seat_online, seat_take
 from rooms.services.common import lock_room

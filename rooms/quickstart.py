@@ -12,7 +12,7 @@ import zlib
 from django.db import connection, transaction
 from django.db.models import Count, Q
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import SEATS, Hand, Player, Room
 from rooms.services import hand_start, room_create, seat_add_bot, seat_take
 

@@ -18,16 +18,16 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from api.leaderboard import ORDERS, PERIODS, board, period_start
 from baohuang import limits
 from baohuang.clients import request_address
+from baohuang.errors import ServiceError
 from rooms import quickstart, selectors
-from rooms.errors import ServiceError
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
 from rooms.models import Player, Room
 from rooms.services import player_guest, room_create, seat_add_bot, seat_take
 from rooms.table_text import refusal, table_text
 from scoring import selectors as scoring_selectors
+from scoring.leaderboard import ORDERS, PERIODS, board, period_start
 from scoring.models import LedgerEntry
 
 ROOMS_LISTED = 50
@@ -369,7 +369,7 @@ def ledger_chart(totals: list[int], *, width: int = 600, height: int = 180, pad:
 def leaderboard(request):
     """Players ranked by points or by skill rating; hands played and won; bots are left off.
 
-    The ranking is `api.leaderboard.board`, the same SQL aggregation the REST API serves.
+    The ranking is `scoring.leaderboard.board`, the same SQL aggregation the REST API serves.
     """
     preset = request.GET.get("preset") or ""
     if preset not in PRESET_LABELS:

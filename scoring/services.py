@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from scoring import skill
 from scoring.models import LedgerEntry, LedgerTotal, Rating, RatingChange, TributeDebt
 

@@ -1,6 +1,6 @@
 """Imports run one way (STYLE.md §8): no import cycle among the modules of `rooms`,
-`rooms.notify` depends on nothing else in `rooms`, and `scoring` does not import the admin
-of `rooms`. Read from the source (imports inside functions count too), so a cycle hidden
+`rooms.notify` depends on nothing else in `rooms`, `rooms` does not import `api`, and
+`scoring` imports neither (rooms → scoring; the shared error is `baohuang.errors`). Read from the source (imports inside functions count too), so a cycle hidden
 in a function body is caught as well."""
 
 import ast
@@ -96,7 +96,20 @@ def test_notify_depends_on_nothing_in_rooms():
             if other.startswith("rooms")} == set()
 
 
-def test_scoring_does_not_import_the_admin_of_rooms():
-    found = {name: other for name, path in sources("scoring").items()
-             for other in imported(path, name) if other.startswith("rooms.admin")}
-    assert found == {}
+def imports_of(package: str, *others: str) -> dict[str, set[str]]:
+    """For each module of ``package`` that imports a module of one of ``others``: which."""
+    found = {name: {other for other in imported(path, name) if other.split(".")[0] in others}
+             for name, path in sources(package).items()}
+    return {name: others for name, others in found.items() if others}
+
+
+def test_rooms_does_not_import_api():
+    assert imports_of("rooms", "api") == {}
+
+
+def test_scoring_imports_nothing_of_rooms_or_api():
+    assert imports_of("scoring", "rooms", "api") == {}
+
+
+def test_the_import_finder_sees_an_app_importing_another():
+    assert imports_of("api", "rooms")  # the API reads rooms' models

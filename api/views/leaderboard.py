@@ -1,11 +1,12 @@
-"""The leaderboard (排行榜) endpoint; the query itself is `api.leaderboard`."""
+"""The leaderboard (排行榜) endpoint; the query itself is `scoring.leaderboard`."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 
-from api import leaderboard, serializers as s
+from api import serializers as s
 from api.pagination import BoardPages
 from api.views.common import ERROR, NOT_FOUND, parse_query
+from scoring import leaderboard
 from scoring.models import LedgerEntry
 
 
@@ -15,7 +16,7 @@ class LeaderboardView(generics.ListAPIView):
 
     serializer_class = s.StandingSerializer
     pagination_class = BoardPages
-    queryset = LedgerEntry.objects.none()  # the board is raw SQL (api.leaderboard); this is for the schema
+    queryset = LedgerEntry.objects.none()  # the board is raw SQL (scoring.leaderboard); this is for the schema
 
     @extend_schema(parameters=[s.LeaderboardQuery],
                    responses={200: s.StandingSerializer(many=True), 400: ERROR, **NOT_FOUND})

@@ -9,11 +9,12 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api import leaderboard, serializers as s
+from api import serializers as s
 from api.errors import LockedOut
 from api.permissions import IsOwnerOrStaff
 from api.views.common import ERROR, ID, NOT_FOUND, PRIVATE, THROTTLED
 from rooms.models import Player, Preset
+from scoring import leaderboard
 from scoring.models import LedgerEntry, LedgerTotal
 
 

@@ -6,7 +6,7 @@ services never deadlock on lock order), and raises `ServiceError(code, message)`
 Broadcasts and the timer hook run after commit (`rooms.notify`).
 """
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.services.bots import seat_add_bot
 from rooms.services.moderation import player_moderate
 from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start, hand_window_close

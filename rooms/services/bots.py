@@ -10,7 +10,7 @@ runs `rooms.services.timers.seat_move`, which calls `bot_move`).
 from django.db import transaction
 
 from baohuang import engine
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import Hand, Player, Seat
 from rooms.services.common import lock_room, open_room, table
 from rooms.services.hands import hand_act

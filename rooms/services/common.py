@@ -2,8 +2,8 @@
 
 from django.utils import timezone
 
+from baohuang.errors import ServiceError
 from rooms import notify
-from rooms.errors import ServiceError
 from rooms.models import Hand, Room, Seat
 from scoring import services as scoring
 

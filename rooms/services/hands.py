@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from baohuang import engine
 from baohuang.engine.fairness import new_salt
+from baohuang.errors import ServiceError
 from rooms import notify, telemetry
-from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.options import engine_options
 from rooms.records import epoch_ms

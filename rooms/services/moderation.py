@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import ModerationEntry, Player
 
 REASON_MAX = 200

@@ -6,8 +6,8 @@ import unicodedata
 from django.db import transaction
 from django.db.models import Q
 
+from baohuang.errors import ServiceError
 from rooms import names
-from rooms.errors import ServiceError
 from rooms.models import Player
 
 NICKNAME_MAX = 20

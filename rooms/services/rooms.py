@@ -7,8 +7,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from baohuang import limits
+from baohuang.errors import ServiceError
 from rooms import names, notify, telemetry
-from rooms.errors import ServiceError
 from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
 from rooms.options import clean_options
 from rooms.records import chat_record

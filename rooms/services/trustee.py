@@ -3,8 +3,8 @@
 from django.db import transaction
 
 from baohuang import engine
+from baohuang.errors import ServiceError
 from rooms import notify, telemetry
-from rooms.errors import ServiceError
 from rooms.models import Player, Seat
 from rooms.services import schedule
 from rooms.services.common import lock_room, open_room, running_hand, table

@@ -5,8 +5,8 @@ import time
 import pytest
 
 from baohuang import engine
+from baohuang.errors import ServiceError
 from rooms.services.bots import BOT_POLICY, seat_add_bot
-from rooms.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, seat_take
 from rooms.tasks import seat_move

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from baohuang import engine
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import HandEvent
 from rooms.services import hand_act, hand_start, trustee_set
 from rooms.tests.play import step

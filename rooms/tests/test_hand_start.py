@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from baohuang import engine
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import Room
 from rooms.services import hand_start, room_create, seat_take
 

@@ -3,7 +3,7 @@
 import pytest
 
 from baohuang import engine
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import Room, Seat
 from rooms.services import hand_start, player_kick, seat_leave, seat_take
 from rooms.tests.play import play_to_end, step

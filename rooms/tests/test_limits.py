@@ -7,7 +7,7 @@ import pytest
 import redis
 from django.urls import reverse
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import ChatMessage, Player, Room, Seat
 from rooms.services import chat_say, player_bot, player_guest, room_create, room_dissolve, seat_take
 from rooms.tests.test_pages import room_post

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import ChatMessage, ModerationEntry, Player
 from rooms.services import chat_say, player_moderate
 from tests.live import (Client, anyio_backend, db, isolated_channel_layer, no_lingering_connections,  # noqa: F401

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.frames import BadInput, read
 from rooms.models import Player, Room
 from rooms.names import chat_refusal, mixed_scripts, reserved, skeleton

@@ -4,7 +4,7 @@ else — no hand, no chat, no room ledger — on the socket, the pages and the s
 import pytest
 from django.urls import reverse
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import ChatMessage, Player
 from rooms.services import chat_say, player_guest, room_create, seat_take
 from tests.live import (Client, anyio_backend, db, isolated_channel_layer,  # noqa: F401

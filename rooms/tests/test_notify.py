@@ -7,8 +7,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from baohuang import engine
+from baohuang.errors import ServiceError
 from rooms import notify
-from rooms.errors import ServiceError
 from rooms.services import hand_act, hand_start, room_create, schedule, seat_take
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

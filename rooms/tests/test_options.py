@@ -2,7 +2,7 @@
 
 import pytest
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.options import clean_options
 
 

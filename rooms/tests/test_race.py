@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from baohuang import engine
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import Hand, HandEvent
 from rooms.services import hand_act, hand_start, player_guest, room_create, seat_take
 

@@ -2,9 +2,9 @@
 
 import pytest
 
+from baohuang.errors import ServiceError
 from rooms.models import Room, Seat
 from rooms.services import hand_start, player_bot, player_guest, room_create, seat_take
-from rooms.errors import ServiceError
 
 
 def code_of(call):

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from baohuang import engine
 from baohuang.celery import SWEEP_SECONDS
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import Hand, HandEvent, Room, Seat
 from rooms.services import (hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take,
                             trustee_set)

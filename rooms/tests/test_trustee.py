@@ -3,7 +3,7 @@
 import pytest
 
 from baohuang import engine
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from rooms.models import HandEvent, Room, Seat
 from rooms.services import hand_act, hand_act_for, hand_start, trustee_set
 from rooms.tests.play import play_to_end

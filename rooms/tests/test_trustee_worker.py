@@ -10,8 +10,8 @@ import pytest
 from django.db import transaction
 
 from baohuang import engine
+from baohuang.errors import ServiceError
 from rooms.services.bots import seat_add_bot
-from rooms.errors import ServiceError
 from rooms.models import Hand, Room, Seat
 from rooms.services import (hand_act_for, hand_start, player_guest, room_create, room_dissolve, seat_leave,
                             seat_take, trustee_set)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rooms.errors import ServiceError
+from baohuang.errors import ServiceError
 from scoring.models import AppendOnly, LedgerEntry
 from scoring.selectors import player_total
 from scoring.services import ledger_adjust

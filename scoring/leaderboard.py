@@ -20,15 +20,18 @@ of ranked players, so pagination needs no second pass.
 rating instead, leaving off unrated players; ties: more hands first. A rating is not a
 sum over a period: the period only chooses who is listed. `min_hands` leaves off players
 with fewer hands in the period and preset.
+
+Read by the leaderboard page (`rooms.views.leaderboard`) and the REST API
+(`api.views.leaderboard`) alike.
 """
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from rooms.models import Player
 from scoring.models import LedgerEntry, LedgerTotal, Rating
 
 PERIODS = ("all", "30d", "7d", "today")
@@ -109,7 +112,7 @@ def _sql(*, order: str, since: bool, preset: bool) -> str:
               FROM (SELECT s.player_id, {name} AS name, s.points, s.hands, s.wins,
                            ({_rating_of("s.player_id", preset)}) AS rating
                       FROM ({per_player}) s
-                      JOIN {Player._meta.db_table} p ON p.id = s.player_id
+                      JOIN {get_user_model()._meta.db_table} p ON p.id = s.player_id
                      WHERE {where}) q
              WHERE q.rating IS NOT NULL
              ORDER BY q.rating DESC, q.hands DESC, q.player_id
@@ -123,7 +126,7 @@ def _sql(*, order: str, since: bool, preset: bool) -> str:
                        RANK() OVER (ORDER BY s.points DESC) AS rank,
                        COUNT(*) OVER () AS ranked
                   FROM ({per_player}) s
-                  JOIN {Player._meta.db_table} p ON p.id = s.player_id
+                  JOIN {get_user_model()._meta.db_table} p ON p.id = s.player_id
                  WHERE {where}
                  ORDER BY s.points DESC, s.wins DESC, s.player_id
                  LIMIT %(limit)s OFFSET %(offset)s) q

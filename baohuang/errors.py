@@ -1,4 +1,8 @@
-"""The error every service raises: a stable code for programs, a message for players."""
+"""The error every service raises: a stable code for programs, a message for players.
+
+Shared by the apps (`rooms`, `scoring`), which both raise it, so it lives in the project
+package and imports nothing: `rooms` calls `scoring`, and `scoring` imports nothing of
+`rooms` (docs/architecture.md, "Layering")."""
 
 
 class ServiceError(Exception):
