@@ -17,7 +17,7 @@ def table_text() -> dict:
 
 
 def refusal(error) -> str:
-    """A refused write (`rooms.errors.ServiceError`) worded in the request's language, as
+    """A refused write (`baohuang.errors.ServiceError`) worded in the request's language, as
     static/js/i18n.js words it on the table: by code, `params.why` picking the sentence."""
     template = _errors().get(error.code, _("That was refused."))
     if isinstance(template, dict):
