@@ -86,21 +86,25 @@ def guard_candidates(view: dict) -> list[tuple[int, float]]:
     return others
 
 
-def sample(view: dict, rng: random.Random) -> Sim:
-    """One world consistent with ``view`` (phase ``playing``), hands and roles complete."""
-    preset, seat, roles = view["preset"], view["seat"], view["roles"]
-    emperor = roles["emperor"]
-    counts = list(view["counts"])
-    hands = [[0] * TIERS for _ in range(5)]
+def own_tiers(view: dict) -> list[int]:
+    hand = [0] * TIERS
     for card in view["hand"]:
-        hands[seat][VALUES[preset][card]] += 1
-    pool = unseen_pool(view)
-    need = list(counts)
+        hand[VALUES[view["preset"]][card]] += 1
+    return hand
+
+
+def deal_unseen(view: dict, rng: random.Random, pool: list[int], candidates) -> tuple[list, int]:
+    """The five hands with ``pool`` (the unseen tiers) dealt at random to the other seats
+    in their public counts, and the guard's seat drawn from ``candidates`` (`guard_candidates`)
+    — dealt a card of the guard card's tier while it is still hidden. ``pool`` is consumed."""
+    seat, preset = view["seat"], view["preset"]
+    hands = [[0] * TIERS for _ in range(5)]
+    hands[seat] = own_tiers(view)
+    need = list(view["counts"])
     need[seat] = 0
-    candidates = guard_candidates(view)
     guard = _pick(candidates, rng) if len(candidates) > 1 else candidates[0][0]
     tier = marker_tier(view)
-    if (len(candidates) > 1 and tier is not None and tier in pool and need[guard]):
+    if len(candidates) > 1 and tier is not None and tier in pool and need[guard]:
         pool.remove(tier)  # the unrevealed guard still holds its guard card
         hands[guard][tier] += 1
         need[guard] -= 1
@@ -114,24 +118,38 @@ def sample(view: dict, rng: random.Random) -> Sim:
     rng.shuffle(pool)
     at = 0
     for other in range(5):
-        for tier_drawn in pool[at:at + need[other]]:
-            hands[other][tier_drawn] += 1
+        for drawn in pool[at:at + need[other]]:
+            hands[other][drawn] += 1
         at += need[other]
-    solo = roles["solo"]
+    return hands, guard
+
+
+def six_binding(view: dict, hands) -> list[bool]:
+    """憋6 for each seat: the viewer's own flag; another seat is bound when it holds a 6."""
+    binds = PRESET[view["preset"]].sixes_option and view["options"].get("hold_sixes", False)
+    return [bool(view["six_bound"]) if other == view["seat"] else binds and hands[other][SIX] > 0
+            for other in range(5)]
+
+
+def sample(view: dict, rng: random.Random, *, declarations=None, solo=None) -> Sim:
+    """One world consistent with ``view`` — in the play phase, or in the declaration
+    window (play then starts with the emperor's lead) — hands and roles complete.
+    ``declarations`` / ``solo`` override the view's (a declaration being weighed)."""
+    preset, roles = view["preset"], view["roles"]
+    emperor = roles["emperor"]
+    hands, guard = deal_unseen(view, rng, unseen_pool(view), guard_candidates(view))
+    solo = solo or roles["solo"]
     if guard == emperor:
         guard, solo = None, solo or "dark"
-    rules = PRESET[preset]
-    binds = rules.sixes_option and view["options"].get("hold_sixes", False)
-    bound = [bool(view["six_bound"]) if other == seat else binds and hands[other][SIX] > 0
-             for other in range(5)]
-    table = view["table"]
+    table = view.get("table") or {"top": None, "leader": emperor, "passed": [], "yielded": []}
     top = table["top"]
-    return Sim(preset, hands, turn=view["turn"],
+    return Sim(preset, hands, turn=emperor if view["turn"] is None else view["turn"],
                top=None if top is None else composition(top["cards"], preset),
                top_seat=None if top is None else top["seat"], leader=table["leader"],
                passed=table["passed"], yielded=table["yielded"], places=view["places"],
-               emperor=emperor, guard=guard, solo=solo, declarations=view["declarations"],
-               bound=bound, seed=rng.getrandbits(32))
+               emperor=emperor, guard=guard, solo=solo,
+               declarations=view["declarations"] if declarations is None else declarations,
+               bound=six_binding(view, hands), seed=rng.getrandbits(32))
 
 
 def _pick(candidates, rng: random.Random) -> int:

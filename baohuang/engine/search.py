@@ -18,21 +18,25 @@ Budget: by default at most ``budget`` seconds of search (1 s, on one core); with
 decision depends only on ``(view, seed, iterations)`` — what tests use. ``seed=None``
 draws a fresh seed.
 
-Bidding and declarations fall back to the baseline's answers, read from the view (the
-strong policy answers them the same way): accept the throne or call the highest triple
-held, and say nothing in the window.
+Bidding and declarations (`search_roles`): 让皇 (lianzhong, qingdao) weighs accepting
+against declining, and the window weighs 明保 / 明独 against silence, by the same paired
+rollouts from the start of play. Classic 叫庄 and lianzhong_classic 让位 fall back to the
+baseline's answers, read from the view (call the highest triple held, else decline);
+反, 扭, 踢 and 抢独 stay silent.
 """
 
 from __future__ import annotations
 
 import random
-import time
+
+from . import search_roles
 from .bidding import identity_counts
 from .determinize import sample
 from .fastsim import PASS, YIELD
+from .pimc import compare
 from .play import top_shape
 from .presets import PRESET
-from .rollout import choose, rollout
+from .rollout import choose
 from .sets import composition, legal_sets
 
 DEFAULT_BUDGET = 1.0  # seconds per decision
@@ -42,41 +46,29 @@ MAX_HINTS = 6  # hints kept as candidates: the cheapest ones and the two stronge
 def decide(view: dict, *, budget: float = DEFAULT_BUDGET, iterations: int | None = None,
            seed=None) -> dict:
     """The search bot's action for ``view["seat"]`` (see the module docstring)."""
+    rng = random.Random(random.getrandbits(64) if seed is None else seed)
     if view["phase"] == "bidding":
+        if PRESET[view["preset"]].bidding == "bundle" and "decline" in view["may"]:
+            return search_roles.bundle_bid(view, rng, budget=budget, iterations=iterations)
         return _bid(view)
     if view["phase"] == "declaring":
-        answers = view["choices"].get("declare", ["none"])
-        return _action(view, "declare", what="dark_solo" if "dark_solo" in answers else "none")
+        return search_roles.declare(view, rng, budget=budget, iterations=iterations)
     legal = legal_plays(view)
     candidates = candidate_moves(view, legal)
     if len(candidates) == 1:
         return candidates[0][0]
-    rng = random.Random(random.getrandbits(64) if seed is None else seed)
-    return candidates[_best(view, candidates, legal, rng, budget, iterations)][0]
+    _add_rollout_choice(view, candidates, sample(view, rng), legal)
 
-
-def _best(view, candidates, legal, rng, budget, iterations) -> int:
-    seat = view["seat"]
-    totals = [0.0] * len(candidates)
-    started = time.perf_counter()
-    worlds, world_time = 0, 0.0
-    while True:
-        if iterations is not None:
-            if worlds >= iterations:
-                break
-        elif worlds and time.perf_counter() - started + 1.5 * world_time > budget:
-            break
-        began = time.perf_counter()
+    def worlds():
         world = sample(view, rng)
-        if worlds == 0:
-            _add_rollout_choice(view, candidates, totals, world, legal)
-        for index, (_action, move) in enumerate(candidates):
+        branches = []
+        for _action, move in candidates:
             branch = world.copy()
             branch.act(move)
-            totals[index] += rollout(branch)[seat]
-        worlds += 1
-        world_time = time.perf_counter() - began
-    return max(range(len(candidates)), key=lambda index: (totals[index], -index))
+            branches.append(branch)
+        return branches
+
+    return candidates[compare(worlds, view["seat"], budget=budget, iterations=iterations)][0]
 
 
 def candidate_moves(view: dict, legal: list[list[str]]) -> list[tuple[dict, object]]:
@@ -101,7 +93,7 @@ def candidate_moves(view: dict, legal: list[list[str]]) -> list[tuple[dict, obje
     return moves
 
 
-def _add_rollout_choice(view, candidates, totals, world, legal) -> None:
+def _add_rollout_choice(view, candidates, world, legal) -> None:
     """Add the rollout policy's own move (chosen in the first world) if it is a play
     not yet among the candidates."""
     move = choose(world, view["seat"])
@@ -110,7 +102,6 @@ def _add_rollout_choice(view, candidates, totals, world, legal) -> None:
     for cards in legal:
         if composition(cards, view["preset"]) == move:
             candidates.append((_play(view, cards), move))
-            totals.append(0.0)
             return
 
 

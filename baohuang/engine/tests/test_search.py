@@ -64,6 +64,39 @@ def test_the_budget_bounds_the_time_of_a_decision():
 
 
 def test_the_policy_is_registered_as_search():
-    state = new_hand("lianzhong", 2)
-    seat = actors(state)[0]
-    assert autoplay(state, seat, "search") == {"seat": seat, "type": "accept"}
+    hands = ["BJ* 2S 2H 7C", "8D 9C", "SJ* TC", "JC QC", "KD KH"]
+    state = state_from_hands("lianzhong", hands, emperor=0, guard=2, options={"hold_sixes": False})
+    state, _event = apply(state, {"seat": 0, "type": "play", "cards": "2S 2H"})
+    assert autoplay(state, 1, "search") == {"seat": 1, "type": "pass"}
+
+
+def _guard_asked(hands):
+    """lianzhong: seat 0 takes the throne, says nothing; the window asks the guard, seat 1."""
+    state = state_from_hands("lianzhong", hands, options={"hold_sixes": False})
+    state, _event = apply(state, {"seat": 0, "type": "accept"})
+    state, _event = apply(state, {"seat": 0, "type": "declare", "what": "none"})
+    assert "ming_bao" in view(state, 1)["choices"]["declare"]
+    return state
+
+
+def test_a_guard_sure_to_win_declares_ming_bao_and_a_losing_one_stays_silent():
+    winning = _guard_asked(["BJ* BJ 2S 2H AS", "SJ* BJ BJ 2C 2D", "7S 8S 9S TS JS",
+                            "7H 8H 9H TH JH", "7C 8C 9C TC JD"])
+    assert search(winning, 1, iterations=8, seed=0)["what"] == "ming_bao"
+    # The emperor and the guard hold nine cards each, the rebels one: the side will lose,
+    # and 明保 would double the loss.
+    losing = _guard_asked(["BJ* 7S 8S 9S TS JS QS 7C 8C", "SJ* 7D 8D 9D TD JD QD 7H 8H",
+                           "2S", "AS", "KS"])
+    assert search(losing, 1, iterations=8, seed=0)["what"] in ("none", "an_bao")
+
+
+def test_offered_the_throne_a_strong_hand_accepts_and_a_weak_guard_card_holder_declines():
+    others = ["7S 8S 9S TS JS", "7H 8H 9H TH JH", "7C 8C 9C TC JD", "7D 8D 9D TD QD"]
+    strong_hand = state_from_hands("lianzhong", ["BJ* BJ BJ 2S 2H"] + others,
+                                   options={"hold_sixes": False})
+    assert search(strong_hand, 0, iterations=8, seed=0)["type"] == "accept"
+    # Ten weak cards and SJ*: accepting would be a 暗独 against four shorter hands (-12 from
+    # third place on); declining makes it its 上家's guard.
+    weak = state_from_hands("lianzhong", ["BJ* SJ* 7S 8S 9S 7H 8H 9H TH JH"] + others,
+                            options={"hold_sixes": False})
+    assert search(weak, 0, iterations=8, seed=0)["type"] == "decline"
