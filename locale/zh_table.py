@@ -9,7 +9,7 @@ TABLE = {
     "Your cards": "我的牌", "Actions": "操作", "Hand %(n)s": "第 %(n)s 局", "Watching": "旁观中",
     "Score sheet": "计分表", "Scores": "战绩", "Sound off": "静音", "Four-colour suits": "四色花色", "Leave": "离开", "More": "更多", "Your turn!": "轮到你了！",
     # seats
-    "Empty seat": "空位", "Sit here": "坐这里", "Add a bot": "加机器人", "bot": "机器人", "you": "我",
+    "Empty seat": "空位", "Sit here": "坐这里", "Add a bot": "加机器人", "bot": "机器人", "you": "我", "Bot %(number)s": "机器人 %(number)s",
     "Seat %(n)s": "%(n)s 号位", "%(n)s left": "剩 %(n)s 张", "online": "在线", "offline": "离线",
     "Auto-play is on": "托管中", "Auto": "托管", "Auto-play is locked on for this hand.": "本局托管已锁定（超过 3 次），不能取消。",
     "left": "已退出", "%(s)ss": "%(s)s 秒", "auto-play in %(s)ss": "%(s)s 秒后托管",

@@ -7,6 +7,7 @@ Only `rooms.services` writes these rows; everything else reads them through
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from rooms.options import DEFAULTS as DEFAULT_OPTIONS
 
@@ -33,7 +34,14 @@ class Player(AbstractUser):
     ban_reason = models.CharField(max_length=200, blank=True)
 
     def __str__(self) -> str:
-        return self.display_name or self.username
+        return shown_name(name=self.display_name or self.username, bot=self.is_bot)
+
+
+def shown_name(*, name: str, bot: bool) -> str:
+    """A player's name as people see it, in the active language. A bot's stored name is
+    only its number, worded here (机器人 3 / Bot 3) and by the table's `playerName`
+    (static/js/i18n.js), which reads the `bot` flag of the protocol's player records."""
+    return gettext("Bot %(number)s") % {"number": name} if bot else name
 
 
 def default_options() -> dict:

@@ -3,7 +3,7 @@
 - No control or format characters in names (Unicode category C: NUL, right-to-left
   override and the other bidi controls, zero-width characters, unassigned code points);
   chat text refuses the same except zero-width joiners, which emoji sequences need.
-- Nicknames: no reserved word (`admin`, 管理员, …, also as `Admin_1`), no letters from two
+- Nicknames: no reserved word (`admin`, 管理员, `Bot`, …, also as `Admin_1` or `Bot 3`), no letters from two
   look-alike alphabets at once (`аdmin` with a Cyrillic а; Chinese with Latin is fine),
   and nothing that reads like an existing player's Latin name once look-alike letters
   are replaced (Unicode's confusables, from `confusable_homoglyphs`).
@@ -14,7 +14,8 @@ import unicodedata
 from confusable_homoglyphs import categories, confusables
 
 RESERVED = {"admin", "administrator", "root", "system", "server", "staff", "moderator", "mod", "support",
-            "official", "管理员", "管理", "系统", "官方", "客服", "版主", "站长"}
+            "official", "管理员", "管理", "系统", "官方", "客服", "版主", "站长",
+            "bot", "机器人"}  # nobody passes for a bot, which is shown as 机器人 3 / Bot 3
 # Scripts that do not look like each other's letters, so mixing them with one other is fine.
 DISTINCT_SCRIPTS = {"COMMON", "INHERITED", "HAN", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO"}
 BIDI_CONTROLS = {"\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}

@@ -1,6 +1,6 @@
 """How the protocol shows a seat, a chat line and a moment (shared by reads and writes)."""
 
-from rooms.models import ChatMessage, Seat
+from rooms.models import ChatMessage, Player, Seat
 
 
 def epoch_ms(moment) -> int | None:
@@ -8,12 +8,18 @@ def epoch_ms(moment) -> int | None:
     return None if moment is None else int(moment.timestamp() * 1000)
 
 
+def player_record(player: Player) -> dict:
+    """A player as every frame shows it: `name` as stored, the same for every language (a
+    bot's is its number), and `bot`, so the page words a bot's name (机器人 3 / Bot 3)."""
+    return {"id": player.pk, "name": player.display_name or player.username, "bot": player.is_bot}
+
+
 def seat_record(seat: Seat) -> dict:
     """One seat as the protocol shows it (`snapshot.seats`, `presence.seat`)."""
     player = seat.player
     return {
         "index": seat.index,
-        "player": None if player is None else {"id": player.pk, "name": str(player), "bot": player.is_bot},
+        "player": None if player is None else player_record(player),
         "online": seat.online,
         "trustee": seat.trustee,
         "trustee_locked": seat.trustee_locked,
@@ -24,5 +30,5 @@ def seat_record(seat: Seat) -> dict:
 
 def chat_record(message: ChatMessage) -> dict:
     """A chat line as the protocol shows it (`chat` frames, `snapshot.chat`)."""
-    return {"player": {"id": message.player_id, "name": str(message.player)}, "seat": message.seat,
+    return {"player": player_record(message.player), "seat": message.seat,
             "text": message.text, "phrase": message.phrase or None, "at": epoch_ms(message.created)}

@@ -6,7 +6,7 @@ import time
 from baohuang import engine
 from rooms.frames import PHRASES
 from rooms.models import ChatMessage, Hand, HandEvent, Player, Room, Seat
-from rooms.records import chat_record, epoch_ms, seat_record
+from rooms.records import chat_record, epoch_ms, player_record, seat_record
 
 CATCH_UP_MAX = 200  # events replayed on `sync`; further behind gets a snapshot
 CHAT_HISTORY = 30  # the room's latest chat lines in every snapshot
@@ -60,8 +60,7 @@ def hand_players(*, hand: Hand) -> list[dict | None]:
     """Who played the hand, by seat (`{"id", "name", "bot"}`): the score sheet names them
     even after the room is dissolved and its seats emptied."""
     found = {player.pk: player for player in Player.objects.filter(pk__in=[pk for pk in hand.players if pk])}
-    return [None if pk not in found else {"id": pk, "name": str(found[pk]), "bot": found[pk].is_bot}
-            for pk in hand.players]
+    return [None if pk not in found else player_record(found[pk]) for pk in hand.players]
 
 
 def played_seat(*, hand: Hand, user) -> int | None:
@@ -104,7 +103,7 @@ def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
         "server_time": now_ms(),
         "room": {"id": room.pk, "name": room.name, "preset": room.preset, "status": room.status,
                  "options": room.options},
-        "you": {"player": {"id": user.pk, "name": str(user)} if signed_in else None, "seat": seat, "role": role},
+        "you": {"player": player_record(user) if signed_in else None, "seat": seat, "role": role},
         "seats": [seat_record(each) for each in seats],
         "hand": None,
         "version": None,

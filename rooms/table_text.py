@@ -45,7 +45,8 @@ def _bar() -> dict:
 
 def _seats() -> dict:
     return {
-        "empty": _("Empty seat"), "sit": _("Sit here"), "addBot": _("Add a bot"), "bot": _("bot"), "you": _("you"),
+        "empty": _("Empty seat"), "sit": _("Sit here"), "addBot": _("Add a bot"), "you": _("you"),
+        "botName": _("Bot %(number)s"),  # a bot's name is its number (i18n.js playerName)
         "seatNumber": _("Seat %(n)s"), "cardsLeft": _("%(n)s left"), "online": _("online"), "offlineSeat": _("offline"),
         "trustee": _("Auto-play is on"), "trusteeBadge": _("Auto"), "trusteeLocked": _("Auto-play is locked on for this hand."),
         "left": _("left"), "seconds": _("%(s)ss"), "secondsToTrustee": _("auto-play in %(s)ss"),

@@ -23,7 +23,7 @@ from baohuang.clients import request_address
 from baohuang.errors import ServiceError
 from rooms import quickstart, selectors
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
-from rooms.models import Player, Room
+from rooms.models import Player, Room, shown_name
 from rooms.services import player_guest, room_create, seat_add_bot, seat_take
 from rooms.table_text import refusal, table_text
 from scoring import selectors as scoring_selectors
@@ -225,12 +225,13 @@ def room_ledger(request, room_id: int):
         return JsonResponse({"code": "spectators_not_allowed", "detail": _("This room does not allow spectators.")},
                             status=403)
     rows = (LedgerEntry.objects.filter(room=room)
-            .values("player_id", "player__display_name", "player__username")
+            .values("player_id", "player__display_name", "player__username", "player__is_bot")
             .annotate(points=Sum("points"), hands=Count("id", filter=Q(kind=LedgerEntry.Kind.HAND_SCORE)))
             .order_by("-points", "player_id"))
     return JsonResponse({"room": room.pk, "players": [
-        {"id": row["player_id"], "name": row["player__display_name"] or row["player__username"],
-         "points": row["points"], "hands": row["hands"]} for row in rows]})
+        {"id": row["player_id"], "points": row["points"], "hands": row["hands"],
+         "name": shown_name(name=row["player__display_name"] or row["player__username"], bot=row["player__is_bot"])}
+        for row in rows]})
 
 
 # -- players and the leaderboard ---------------------------------------------------

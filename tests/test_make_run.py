@@ -26,7 +26,7 @@ from rooms.services import hand_start, player_bot, player_guest, room_create, se
 creator = player_guest(nickname="operator")
 room = room_create(creator=creator, name="bots", preset="classic", options={"trustee_delay": 0})
 for number in range(5):
-    seat_take(room_id=room.pk, player=player_bot(name=f"Bot {number}"))
+    seat_take(room_id=room.pk, player=player_bot(number=number + 1))
 hand_start(room_id=room.pk)
 """
 

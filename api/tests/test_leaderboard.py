@@ -42,7 +42,7 @@ def test_players_are_ranked_by_points_with_hands_wins_and_win_rate(api, alice, b
 
 
 def test_bots_are_not_ranked(api, alice):
-    bot = player_bot(name="robot")
+    bot = player_bot(number=1)
     entry(bot, 100, won=True)
     entry(alice, 1, won=True)
 
@@ -149,7 +149,7 @@ def test_the_rating_board_ranks_one_presets_players_by_rating(api, alice, bob, c
     rated(alice, 2.5)
     rated(bob, 9.126)
     rated(charlie, 20.0, preset="qingdao")
-    rated(player_bot(name="robot"), 50.0)  # bots are rated, never ranked
+    rated(player_bot(number=1), 50.0)  # bots are rated, never ranked
 
     body = board(api, order="rating", preset="classic")
 

@@ -66,7 +66,7 @@ def world(ended_hand, full_table, players, settings):
     running = play_some(hand_start(room_id=ended.room_id).pk, 5)
     gone = room_create(creator=players[0], name="gone", preset="classic")
     room_dissolve(room_id=gone.pk)
-    entry(player_bot(name="robot"), 7, won=True)
+    entry(player_bot(number=1), 7, won=True)
     token = Token.objects.create(user=players[0]).key
     ids = sorted({*(p.pk for p in players), ended.pk, running.pk, ended.room_id, gone.pk})
     return {"ids": ids, "token": token}

@@ -1,7 +1,8 @@
 """Bots (机器人): seats the server fills and plays with the stronger policy (issue 5).
 
-A bot is a `Player` with ``is_bot=True``; its display name says so, and every reader can
-tell it by that flag (leaderboards leave bots off). A bot is never under 托管: it plays
+A bot is a `Player` with ``is_bot=True`` whose stored name is only its number in the room;
+people see it worded in their language (机器人 3 / Bot 3, `rooms.models.shown_name`), and
+every reader can tell it by that flag (leaderboards leave bots off). A bot is never under 托管: it plays
 its own moves through `hand_act`, the service a human's client uses, after the room's
 `trustee_delay` (queued by `rooms.services.schedule`; the Celery task `rooms.seat_move`
 runs `rooms.services.timers.seat_move`, which calls `bot_move`).
@@ -18,7 +19,6 @@ from rooms.services.players import player_bot
 from rooms.services.rooms import seat_take
 
 BOT_POLICY = "strong"
-BOT_NAME = "Bot {number} (机器人)"
 # Refusals that only mean "someone else moved first": the bot simply has nothing to do.
 MOVED_ON = frozenset({"stale_version", "no_hand", "not_your_turn", "hand_over", "wrong_phase"})
 
@@ -33,7 +33,7 @@ def seat_add_bot(*, room_id: int, by: Player, index: int | None = None) -> Seat:
     if not room.options.get("allow_bots", True):
         raise ServiceError("bots_not_allowed", "This room does not allow bots.")
     number = sum(1 for seat in table(room) if seat.player_id and seat.player.is_bot) + 1
-    bot = player_bot(name=BOT_NAME.format(number=number))
+    bot = player_bot(number=number)
     # seat_take re-checks a free seat and a hand not running; its refusal rolls the bot back.
     return seat_take(room_id=room.pk, player=bot, index=index)
 

@@ -58,6 +58,7 @@ def player_guest(*, nickname: str) -> Player:
 
 
 @transaction.atomic
-def player_bot(*, name: str) -> Player:
-    """A bot player (seated only in rooms that allow bots)."""
-    return _new_player(prefix="bot", display_name=_clean_nickname(name), is_bot=True)
+def player_bot(*, number: int) -> Player:
+    """A bot player (seated only in rooms that allow bots), stored by its number alone:
+    its name is worded per language where it is shown (`rooms.models.shown_name`)."""
+    return _new_player(prefix="bot", display_name=str(int(number)), is_bot=True)

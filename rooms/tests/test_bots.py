@@ -32,8 +32,9 @@ def test_the_creator_fills_an_empty_seat_with_a_labelled_bot():
     room = room_create(creator=alice, name="bots", preset="classic")
     seat = seat_add_bot(room_id=room.pk, by=alice, index=3)
     assert seat.index == 3
-    assert seat.player.is_bot and "Bot" in seat.player.display_name and "机器人" in seat.player.display_name
-    assert seat_add_bot(room_id=room.pk, by=alice).index == 0  # the lowest free seat
+    assert seat.player.is_bot and seat.player.display_name == "1"  # worded per language: 机器人 1 / Bot 1
+    second = seat_add_bot(room_id=room.pk, by=alice)
+    assert second.index == 0 and second.player.display_name == "2"  # the lowest free seat, the next number
 
 
 @pytest.mark.django_db
@@ -139,3 +140,18 @@ def test_one_human_and_four_bots_play_a_complete_hand_of_each_preset(worker):
         room.refresh_from_db()
         assert room.status == Room.Status.OPEN  # no seat under 托管: the room goes on
         assert not Seat.objects.filter(room=room, trustee=True).exists()
+
+
+@pytest.mark.django_db
+def test_the_migration_keeps_only_the_number_of_an_old_mixed_language_bot_name():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("rooms.migrations.0010_bot_names_by_number")
+    old = Player.objects.create(username="bot-old", display_name="Bot 3 (机器人)", is_bot=True)
+    person = Player.objects.create(username="guest-old", display_name="Bot 3 (机器人)", is_bot=False)
+    migration.bot_names_to_numbers(apps, None)
+    old.refresh_from_db()
+    person.refresh_from_db()
+    assert old.display_name == "3" and person.display_name == "Bot 3 (机器人)"

@@ -156,7 +156,7 @@ async def test_sit_takes_the_seat_online_and_every_socket_gets_a_snapshot(player
     await frank_client.send({"type": "sit", "seat": 2, "client_id": "s1"})
     assert (await frank_client.expect("ack"))["client_id"] == "s1"
     mine = await frank_client.expect("snapshot")
-    assert mine["you"] == {"player": {"id": frank[0].pk, "name": "frank"}, "seat": 2, "role": "player"}
+    assert mine["you"] == {"player": {"id": frank[0].pk, "name": "frank", "bot": False}, "seat": 2, "role": "player"}
     theirs = await watcher.expect("snapshot")
     assert theirs["seats"][2]["player"]["name"] == "frank" and theirs["seats"][2]["online"] is True
     await frank_client.send({"type": "sit", "seat": 3})
@@ -482,7 +482,7 @@ async def test_chat_is_stored_and_every_snapshot_repeats_the_latest_lines(table,
     assert [line["text"] for line in lines] == [text for _, text, _ in stored[1:]]  # all but "first"
     assert lines[-1] == {key: value for key, value in last.items() if key != "type"}
     assert lines[0]["text"] == PHRASES["nice"] and lines[0]["phrase"] == "nice" and lines[0]["seat"] is None
-    assert lines[0]["player"] == {"id": watcher_player.pk, "name": str(watcher_player)}
+    assert lines[0]["player"] == {"id": watcher_player.pk, "name": "frank", "bot": False}
     await close_all([alice, watcher, later])
 
 

@@ -80,7 +80,7 @@ def test_a_player_holds_at_most_three_seats_at_once(alice, bob, settings):
 
 
 def test_bots_are_not_limited_to_three_seats(bob):
-    robot = player_bot(name="robot")
+    robot = player_bot(number=1)
     for n in range(5):
         seat_take(room_id=room_create(creator=bob, name=f"t{n}", preset="classic").pk, player=robot)
 

@@ -54,10 +54,22 @@ def test_a_look_alike_of_an_existing_name_is_refused_but_the_name_itself_is_not(
     assert Player.objects.count() == 2
 
 
-def test_bots_keep_their_names_but_no_controls(db):
-    assert player_bot(name="机器人 1").is_bot
-    with pytest.raises(ServiceError):
-        player_bot(name=f"bot{RLO}")
+def test_a_bot_is_stored_by_its_number_and_worded_per_language(db):
+    from django.utils import translation
+
+    bot = player_bot(number=3)
+    assert bot.is_bot and bot.display_name == "3"
+    with translation.override("en"):
+        assert str(bot) == "Bot 3"
+    with translation.override("zh-hans"):
+        assert str(bot) == "机器人 3"
+
+
+@pytest.mark.parametrize("nickname", ["Bot 3", "bot", "机器人3", "机器人 1", "ＢＯＴ_2"])
+def test_nobody_passes_for_a_bot(db, nickname):
+    with pytest.raises(ServiceError) as refused:
+        player_guest(nickname=nickname)
+    assert refused.value.code == "reserved_nickname"
 
 
 def test_room_names_refuse_direction_and_control_characters(alice):

@@ -221,7 +221,7 @@ def test_roles_and_outcomes_of_a_seat():
 
 
 def test_leaderboard_ranks_by_points_and_leaves_bots_off(client, alice, bob):
-    robot = player_bot(name="robot")
+    robot = player_bot(number=1)
     ledger_adjust(player=alice, points=3, note="test")
     ledger_adjust(player=bob, points=9, note="test")
     ledger_adjust(player=robot, points=50, note="test")

@@ -33,7 +33,7 @@ def test_find_players_picks_the_table_with_most_people_waiting(alice, bob, charl
     crowded = room_create(creator=bob, name="b", preset="lianzhong")
     seat_take(room_id=crowded.pk, player=bob)
     seat_take(room_id=crowded.pk, player=charlie)
-    seat_take(room_id=crowded.pk, player=player_bot(name="bot"))  # bots are not people waiting
+    seat_take(room_id=crowded.pk, player=player_bot(number=1))  # bots are not people waiting
 
     assert quick_match(player=dave, preset="lianzhong", name="d") == crowded
     assert lonely.seats.exclude(player=None).count() == 1

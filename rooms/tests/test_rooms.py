@@ -62,7 +62,7 @@ def test_a_sixth_player_finds_the_room_full(full_table):
 
 def test_bots_sit_only_where_allowed(alice):
     room = room_create(creator=alice, name="Jinan", preset="classic", options={"allow_bots": False})
-    bot = player_bot(name="robot")
+    bot = player_bot(number=1)
     assert code_of(lambda: seat_take(room_id=room.pk, player=bot)) == "bots_not_allowed"
 
 

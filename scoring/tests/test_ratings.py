@@ -113,7 +113,7 @@ def test_a_hand_with_every_seat_under_trustee_is_not_rated(full_table):
 def test_a_hand_of_bots_only_is_not_rated(alice):
     room = room_create(creator=alice, name="bots", preset="classic")
     for index in range(5):
-        seat_take(room_id=room.pk, player=player_bot(name=f"bot {index}"), index=index)
+        seat_take(room_id=room.pk, player=player_bot(number=index + 1), index=index)
     hand = finished_by_engine(room)
 
     assert hand.scored and not RatingChange.objects.exists()
@@ -124,7 +124,7 @@ def test_bots_at_a_table_with_a_human_are_rated_as_their_own_entries(alice):
     room = room_create(creator=alice, name="practice", preset="classic")
     seat_take(room_id=room.pk, player=alice, index=0)
     for index in range(1, 5):
-        seat_take(room_id=room.pk, player=player_bot(name=f"bot {index}"), index=index)
+        seat_take(room_id=room.pk, player=player_bot(number=index + 1), index=index)
     hand = finished_by_engine(room)
 
     assert sorted(_changes(hand)) == [0, 1, 2, 3, 4]

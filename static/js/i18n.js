@@ -10,6 +10,18 @@ export function fmt(text, values = {}) {
   return String(text).replace(/%\((\w+)\)s/g, (_, key) => (values[key] ?? ""));
 }
 
+/** A player as people see it: the name as sent, or for a bot (`player.bot`, stored by
+ * its number) 机器人 3 / Bot 3. Every name the table shows goes through here. */
+export function playerName(T, player) {
+  if (!player) return "";
+  return player.bot ? fmt(T.botName, { number: player.name }) : String(player.name ?? "");
+}
+
+/** Who sits at seat `index`: its player's name, or "Seat 3" when nobody was seen there. */
+export function seatName(T, player, index) {
+  return player ? playerName(T, player) : fmt(T.seatNumber, { n: index + 1 });
+}
+
 /** A card as players name it: 红桃4, 大王, 皇牌 (大王) / "4 of hearts", "big joker". */
 export function cardName(T, card) {
   const names = T.cardNames;

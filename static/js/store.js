@@ -3,8 +3,9 @@
 //
 // It keeps the room, the seats, the hand (id, version, view, deadline), the clock offset,
 // the one action awaiting its answer (`pending`, re-sent once after a reconnect with the
-// same client_id), the last result seen and the names seated when it was seen (a
-// dissolved room empties its seats, but the score sheet still names the players).
+// same client_id), the last result seen and the players seated when it was seen (a
+// dissolved room empties its seats, but the score sheet still names the players). The
+// store keeps player records (`{id, name, bot}`); the renderers word them (i18n.playerName).
 
 export function createStore(seat = null) {
   return {
@@ -12,8 +13,8 @@ export function createStore(seat = null) {
     phrases: {}, offset: 0, lastEvent: null,
     pending: null, // {client_id, frame, resent}
     error: null, // the last refusal: {code, params}
-    names: [null, null, null, null, null], // the last name seen at each seat
-    result: null, // {hand, result, names}: the latest finished hand's sheet
+    players: [null, null, null, null, null], // the last player seen at each seat
+    result: null, // {hand, result, players}: the latest finished hand's sheet
   };
 }
 
@@ -35,7 +36,7 @@ const HANDLERS = {
     store.seats = frame.seats;
     store.hand = frame.hand;
     store.phrases = frame.phrases || store.phrases;
-    rememberNames(store);
+    rememberPlayers(store);
     rememberResult(store);
     return {};
   },
@@ -67,7 +68,7 @@ const HANDLERS = {
   presence(store, frame) {
     store.seats[frame.seat.index] = frame.seat;
     if (store.hand && "dissolves" in frame) store.hand.dissolves = frame.dissolves;
-    rememberNames(store);
+    rememberPlayers(store);
     return {};
   },
   pong(store, frame, now) {
@@ -80,19 +81,19 @@ function answered(store, frame) {
   if (store.pending && frame.client_id === store.pending.client_id) store.pending = null;
 }
 
-function rememberNames(store) {
+function rememberPlayers(store) {
   for (const seat of store.seats || []) {
-    if (seat && seat.player) store.names[seat.index] = seat.player.name;
+    if (seat && seat.player) store.players[seat.index] = seat.player;
   }
 }
 
 function rememberResult(store) {
   const hand = store.hand;
   if (hand && hand.view && hand.view.result && !(store.result && store.result.hand === hand.id)) {
-    // Who played this hand (`hand.players`) names the rows; else the names last seen seated.
-    const names = (hand.players || []).map((player, index) => (player ? player.name : store.names[index]));
+    // Who played this hand (`hand.players`) names the rows; else the players last seen seated.
+    const players = (hand.players || []).map((player, index) => player || store.players[index]);
     store.result = { hand: hand.id, number: hand.number, result: hand.view.result,
-      names: names.length ? names : [...store.names] };
+      players: players.length ? players : [...store.players] };
   }
 }
 
@@ -126,11 +127,11 @@ export function myTurn(store) {
   return Boolean(v && running(store) && mySeat(store) !== null && v.actors.includes(mySeat(store)));
 }
 
-/** A seat's player name, or the last name seen there; `fallback(index)` else. */
-export function seatName(store, index, fallback) {
+/** A seat's player, or the last player seen there (null: nobody yet). */
+export function seatPlayer(store, index) {
   const seat = store.seats[index];
-  if (seat && seat.player) return seat.player.name;
-  return store.names[index] || fallback(index);
+  if (seat && seat.player) return seat.player;
+  return store.players[index] || null;
 }
 
 /** Your seat may take 托管 off (RULES §8: not once locked, not after leaving). */

@@ -28,7 +28,9 @@ def test_one_tap_on_a_phone_goes_from_the_lobby_to_a_dealt_hand(browser, server,
     expect(table).to_have_attribute("data-role", "player")
     hand = Hand.objects.get(room_id=room)
     expect(newcomer.page.locator("#hand .card")).to_have_count(len(hand.state["hands"][0]))
-    expect(newcomer.page.locator(".seat .badge.bot")).to_have_count(4)
+    expect(newcomer.page.locator(".seat.bot")).to_have_count(4)
+    bots = newcomer.page.locator(".seat.bot .name").all_text_contents()
+    assert sorted(bots) == ["机器人 1", "机器人 2", "机器人 3", "机器人 4"], bots  # worded in the page's language
     newcomer.screenshot("quick-start-dealt-phone")
 
 

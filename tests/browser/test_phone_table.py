@@ -340,13 +340,14 @@ def test_a_timed_out_seat_warns_then_plays_on_auto_and_the_dissolved_room_names_
     page.wait_for_url(server.url + "/")
 
 
-# The page's visible words, less what people typed (names, chat) and the card pictures
+# The page's visible words, less what people typed (their names, chat) and the card pictures
 # (aria-hidden), and the language switch (it names the other language in its own words,
 # marked with `lang`): with the names cut out of every sentence that holds one.
 WORDS_JS = """() => {
   const store = window.bhTable.store;
-  const names = [...new Set([...store.names, ...store.seats.map((s) => s.player && s.player.name)].filter(Boolean))]
-    .sort((a, b) => b.length - a.length);
+  // People's names as typed; a bot's name is worded by the page (机器人 3 / Bot 3), so it stays in.
+  const people = [...store.players, ...store.seats.map((s) => s.player)].filter((p) => p && !p.bot);
+  const names = [...new Set(people.map((p) => p.name))].sort((a, b) => b.length - a.length);
   const skip = ".room-name, .chat, [aria-hidden=true], body [lang], script, style";
   const words = [];
   const add = (text) => { for (const name of names) text = text.split(name).join(" "); if (text.trim()) words.push(text.trim()); };

@@ -168,7 +168,7 @@ def test_one_human_and_four_bots_play_a_hand_through_a_dropped_socket(browser, s
     human.become_guest()
     human.keyboard = True  # this player plays with the keys (H, Enter, P)
     room = human.create_room("lianzhong", bots=4, pause=0)
-    expect(human.page.locator(".seat .badge.bot")).to_have_count(4)
+    expect(human.page.locator(".seat.bot")).to_have_count(4)
     human.click("[data-action=start]")
     expect(human.page.locator("#table")).to_have_attribute("data-running", "1")
 

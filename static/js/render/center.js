@@ -2,14 +2,14 @@
 // or declaration window, the called card, qingdao's tribute and 买3 at the deal.
 
 import { $, el } from "../dom.js";
-import { fmt } from "../i18n.js";
-import { mySeat, running, seatName, view } from "../store.js";
+import { fmt, seatName } from "../i18n.js";
+import { mySeat, running, seatPlayer, view } from "../store.js";
 import { cardNode, cardRow } from "./card.js";
 
 export function renderCenter(ctx) {
   const { store, T, config } = ctx;
   const v = view(store);
-  const name = (index) => seatName(store, index, (i) => fmt(T.seatNumber, { n: i + 1 }));
+  const name = (index) => seatName(T, seatPlayer(store, index), index);
   const nodes = [];
   if (store.room && store.room.status === "dissolved") {
     nodes.push(el("p", { class: "status", text: T.dissolved }),

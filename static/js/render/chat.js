@@ -4,7 +4,7 @@
 // hand); the toggle shows how many lines came in meanwhile.
 
 import { $, el } from "../dom.js";
-import { fmt } from "../i18n.js";
+import { fmt, playerName } from "../i18n.js";
 
 const CHAT_LINES = 100;
 const chat = { unread: 0, phrasesKey: null };
@@ -12,7 +12,7 @@ const chat = { unread: 0, phrasesKey: null };
 const chatKey = (record) => `${record.player ? record.player.id : ""}|${record.at ?? ""}|${record.text ?? ""}`;
 
 function chatLine(record, T) {
-  const name = (record.player && record.player.name) || "?";
+  const name = playerName(T, record.player) || "?";
   const who = record.seat === null || record.seat === undefined ? name : `#${record.seat + 1} ${name}`;
   const at = typeof record.at === "number" ? new Date(record.at).toLocaleTimeString() : undefined;
   return el("li", { class: record.phrase ? "phrase" : "", title: at, dataset: { key: chatKey(record) } },

@@ -4,8 +4,8 @@
 // or remembered here.
 
 import { $, el, replaceIfChanged } from "../dom.js";
-import { cardsName, fmt } from "../i18n.js";
-import { seatName, view } from "../store.js";
+import { cardsName, fmt, seatName } from "../i18n.js";
+import { seatPlayer, view } from "../store.js";
 import { cardRow } from "./card.js";
 
 const COUNTER_NAMES = { "4H*": "baozi", BJ: "bigJoker", SJ: "smallJoker" };
@@ -18,7 +18,7 @@ export function renderHistory(ctx) {
   panel.hidden = !log;
   if (!log) return;
   const showPrevious = Boolean(ui.previousRound && log.previous);
-  const name = (index) => seatName(store, index, (i) => fmt(T.seatNumber, { n: i + 1 }));
+  const name = (index) => seatName(T, seatPlayer(store, index), index);
   const entries = showPrevious ? log.previous.entries : log.round;
   const signature = JSON.stringify([showPrevious, entries, v.counter, log.previous && log.previous.winner]);
   replaceIfChanged($("history-body"), signature, () => [

@@ -4,8 +4,8 @@
 // seat last did this round.
 
 import { $, el, svg } from "../dom.js";
-import { fmt } from "../i18n.js";
-import { mySeat, running, seatName, view } from "../store.js";
+import { fmt, playerName } from "../i18n.js";
+import { mySeat, running, view } from "../store.js";
 import { cardRow } from "./card.js";
 
 export function seatAt(store, position) {
@@ -23,7 +23,7 @@ export function renderSeats(ctx) {
     const turn = Boolean(v && running(store) && v.actors.includes(index));
     box.replaceChildren(...seatContent(ctx, index, v, turn).filter(Boolean));
     box.className = ["seat", `pos-${position}`, index === mySeat(store) ? "me" : "", turn ? "turn" : "",
-      seat.player ? "" : "empty", seat.player && !seat.online && !seat.player.bot ? "offline" : "",
+      seat.player ? "" : "empty", seat.player && seat.player.bot ? "bot" : "", seat.player && !seat.online && !seat.player.bot ? "offline" : "",
       seat.trustee ? "trustee" : ""].filter(Boolean).join(" ");
     box.dataset.seat = index;
   }
@@ -38,7 +38,6 @@ function badges(ctx, index, v, seat) {
   if (v && roles.guard === index && roles.emperor !== index) badge("guard", T.guard, T.guardTitle);
   if (v && roles.solo && roles.emperor === index) badge("solo", T.solo, T.soloTitle);
   if (v && v.hoes.includes(index)) badge("hoe", T.hoe, T.hoeTitle);
-  if (seat.player.bot) badge("bot", T.bot);
   if (seat.trustee) badge("trustee", T.trusteeBadge, seat.trustee_locked ? T.trusteeLocked : T.trustee);
   if (seat.left) badge("left", T.left);
   const place = v ? v.places.indexOf(index) : -1;
@@ -53,7 +52,7 @@ function seatContent(ctx, index, v, turn) {
   if (!seat || !seat.player) return emptySeat(ctx, index);
   const online = seat.player.bot || seat.online;
   const count = v ? v.counts[index] : null;
-  const name = seatName(store, index, () => "");
+  const name = playerName(T, seat.player);
   return [
     el("div", { class: "avatar" },
       svg("svg", { class: "ring", viewBox: "0 0 44 44", "aria-hidden": "true" },

@@ -4,7 +4,7 @@
 // way on: the next hand, or back to the lobby.
 
 import { $, el } from "../dom.js";
-import { fmt } from "../i18n.js";
+import { fmt, seatName } from "../i18n.js";
 import { explainLine } from "../explain.js";
 import { mySeat, view } from "../store.js";
 import { cardRow } from "./card.js";
@@ -22,7 +22,7 @@ export function renderSheet(ctx) {
     return;
   }
   const dissolved = store.room && store.room.status === "dissolved";
-  const name = (index) => sheet.names[index] || fmt(T.seatNumber, { n: index + 1 });
+  const name = (index) => seatName(T, sheet.players[index], index);
   const buttons = [];
   const seated = store.seats.filter((seat) => seat.player).length;
   if (!dissolved && mySeat(store) !== null && seated === 5) {

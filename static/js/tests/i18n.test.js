@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cardName, errorText, fmt } from "../i18n.js";
+import { cardName, errorText, fmt, playerName, seatName } from "../i18n.js";
 
 const ZH = {
   cardNames: { card: "%(suit)s%(rank)s", suits: { S: "黑桃", H: "红桃", C: "梅花", D: "方块" }, bigJoker: "大王",
     smallJoker: "小王", crown: "皇牌（大王）", sword: "保牌（小王）", baozi: "保子（红桃4）" },
-  listJoin: "、", errorGeneric: "操作未被接受。",
+  listJoin: "、", errorGeneric: "操作未被接受。", botName: "机器人 %(number)s", seatNumber: "%(n)s 号位",
   errors: { wrong_size: "跟牌要 %(size)s 张。", does_not_beat: "%(cards)s 压不过桌上的牌。" },
 };
 
@@ -32,4 +32,12 @@ test("a code with one sentence per reason picks it by `why`, else its default", 
 
 test("placeholders missing from the values are left empty", () => {
   assert.equal(fmt("%(a)s-%(b)s", { a: 1 }), "1-");
+});
+
+test("a bot is named in the page's language from its number; a person by the name sent", () => {
+  assert.equal(playerName(ZH, { id: 9, name: "3", bot: true }), "机器人 3");
+  assert.equal(playerName({ ...ZH, botName: "Bot %(number)s" }, { id: 9, name: "3", bot: true }), "Bot 3");
+  assert.equal(playerName(ZH, { id: 4, name: "阿强81", bot: false }), "阿强81");
+  assert.equal(seatName(ZH, null, 2), "3 号位");
+  assert.equal(seatName(ZH, { name: "2", bot: true }, 2), "机器人 2");
 });

@@ -1,7 +1,7 @@
 // node --test static/js/tests/ — the pure modules of the table page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { apply, begin, cannotBeat, createStore, dissolves, mayCancelTrustee, resend, seatName } from "../store.js";
+import { apply, begin, cannotBeat, createStore, dissolves, mayCancelTrustee, resend, seatPlayer } from "../store.js";
 
 const seats = (names) => names.map((name, index) => ({ index, player: name ? { id: index, name, bot: false } : null,
   online: true, trustee: false, trustee_locked: false, left: false }));
@@ -71,8 +71,8 @@ test("the score sheet keeps the names seated when the hand ended, after the room
   apply(store, snapshot({ room: { id: 1, status: "dissolved", options: {} }, seats: seats([null, null, null, null, null]),
     you: { player: { id: 0, name: "alice" }, seat: null, role: "spectator" },
     hand: { id: 7, number: 1, running: false, version: 4, view: { phase: "ended", actors: [], result } } }));
-  assert.deepEqual(store.result.names, ["alice", "bob", "carol", "dave", "erin"]);
-  assert.equal(seatName(store, 2, (i) => `#${i}`), "carol");
+  assert.deepEqual(store.result.players.map((player) => player.name), ["alice", "bob", "carol", "dave", "erin"]);
+  assert.equal(seatPlayer(store, 2).name, "carol");
 });
 
 test("要不起: following, with no hint, only 过 is left", () => {
@@ -100,7 +100,7 @@ test("the sheet is named from hand.players when the snapshot carries them", () =
   apply(store, snapshot({ seats: seats([null, null, null, null, null]),
     hand: { id: 9, number: 2, running: false, version: 8, players: [{ name: "ann" }, { name: "ben" }, null, { name: "dan" }, { name: "eve" }],
       view: { phase: "ended", actors: [], result: { places: [0, 1, 2, 3, 4], scores: [0, 0, 0, 0, 0] } } } }));
-  assert.deepEqual(store.result.names, ["ann", "ben", null, "dan", "eve"]);
+  assert.deepEqual(store.result.players.map((player) => player && player.name), ["ann", "ben", null, "dan", "eve"]);
 });
 
 test("a presence frame carries whether the room dissolves at the hand's end", () => {
