@@ -33,6 +33,46 @@ FITS_JS = """() => {
                     ...out(".seat"), ...out(".table-bar button"), ...out(".table-bar summary")]};
 }"""
 
+# The five seats round the felt: where each one's centre lies, seen from the felt's centre
+# (degrees counter-clockwise from "right", as on a clock face turned), and what it shows.
+SEATS_JS = """() => {
+  const felt = document.querySelector("#felt").getBoundingClientRect();
+  const cx = felt.left + felt.width / 2, cy = felt.top + felt.height / 2;
+  const inside = (r) => r.width > 0 && r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+  return [0, 1, 2, 3, 4].map((position) => {
+    const box = document.querySelector(`#seat-pos-${position}`);
+    const r = box.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const part = (selector) => { const node = box.querySelector(selector);
+      return node && node.checkVisibility() && inside(node.getBoundingClientRect()) ? node.textContent.trim() || "shown" : null; };
+    return {position, seat: Number(box.dataset.seat), angle: Math.atan2(cy - y, x - cx) * 180 / Math.PI,
+            y, me: box.classList.contains("me"), turn: box.classList.contains("turn"),
+            name: part(".name"), count: part(".count"), online: part(".dot"), ring: part(".ring"),
+            timer: part(".timer"), badges: [...box.querySelectorAll(".badge")].map((b) => b.textContent)};
+  });
+}"""
+
+
+def check_seats(human: Seat, name: str) -> None:
+    """You at the bottom, then the others in play order (seat + 1 is your 下家, who plays
+    after you) round the table counter-clockwise, as players sit: 下家 on your right, 上家
+    on your left. Each seat shows its name, cards left, online dot and ring inside the
+    screen; the seat whose turn it is shows its countdown."""
+    seats = human.page.evaluate(SEATS_JS)
+    mine = human.page.evaluate("() => window.bhTable.store.you.seat")
+    assert [seat["seat"] for seat in seats] == [(mine + k) % 5 for k in range(5)], f"{name}: {seats}"
+    assert seats[0]["me"] and seats[0]["y"] == max(seat["y"] for seat in seats), f"{name}: you are not at the bottom"
+    turned = [(seat["angle"] - seats[0]["angle"]) % 360 for seat in seats[1:]]
+    assert turned == sorted(turned) and len(set(turned)) == 4, f"{name}: not in play order round the table: {turned}"
+    assert seats[1]["angle"] % 360 < 90 or seats[1]["angle"] % 360 > 270, f"{name}: your 下家 is not on your right"
+    for seat in seats:
+        shown = {key: seat[key] for key in ("name", "count", "online", "ring")}
+        assert all(shown.values()), f"{name}: seat {seat['seat']} hides part of itself: {shown}"
+    assert seats[0]["count"].isdigit(), f"{name}: your seat shows no count of cards left"
+    counting = [seat for seat in seats if seat["turn"] and seat["timer"] and any(c.isdigit() for c in seat["timer"])]
+    assert counting, f"{name}: no countdown on the seat to play: {seats}"
+
+
 # Each marked card's stamp must be the topmost element at its own centre.
 STAMPS_JS = """() => [...document.querySelectorAll(".card .stamp")].filter((s) => s.checkVisibility()).map((stamp) => {
   const r = stamp.getBoundingClientRect();
@@ -80,9 +120,10 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     assert page.evaluate("() => document.getAnimations().length") == 0
     stamps = page.evaluate(STAMPS_JS)
     assert all(stamp["top"] for stamp in stamps), f"{name}: a stamp is covered: {stamps}"
+    check_seats(human, name)
 
 
-@pytest.mark.parametrize("preset", ["classic", "lianzhong", "qingdao"])
+@pytest.mark.parametrize("preset", ["classic", "lianzhong", "qingdao", "lianzhong_classic"])
 @pytest.mark.django_db(transaction=True)
 def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_worker, seats_to_close, preset):
     human = Seat(browser, server.url, "阿强81", viewport=PHONE)

@@ -14,7 +14,7 @@ export function seatAt(store, position) {
 }
 
 export function renderSeats(ctx) {
-  const { store } = ctx;
+  const { store, T } = ctx;
   const v = view(store);
   for (let position = 0; position < 5; position++) {
     const index = seatAt(store, position);
@@ -27,6 +27,7 @@ export function renderSeats(ctx) {
       seat.trustee ? "trustee" : ""].filter(Boolean).join(" ");
     box.dataset.seat = index;
   }
+  tickSeats(store, T); // the new countdown shows its seconds at once, not at the next tick
 }
 
 function badges(ctx, index, v, seat) {
