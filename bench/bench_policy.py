@@ -30,6 +30,7 @@ accepts every throne, so no hand is void.
 """
 
 import argparse
+import itertools
 import math
 import statistics
 import sys
@@ -49,10 +50,13 @@ DECISION_TIMES: list[float] = []  # seconds per search decision, this process
 
 
 def timed_search(budget: float, iterations):
-    """The search policy at this budget, recording each decision's time."""
+    """The search policy at this budget, recording each decision's time; its seeds are
+    0, 1, 2, … in decision order, so a run with ``--iterations`` repeats exactly."""
+    seeds = itertools.count()
+
     def policy(state, seat):
         started = time.perf_counter()
-        action = search(state, seat, budget=budget, iterations=iterations, seed=None)
+        action = search(state, seat, budget=budget, iterations=iterations, seed=next(seeds))
         DECISION_TIMES.append(time.perf_counter() - started)
         return action
     return policy

@@ -109,10 +109,13 @@ def deal_unseen(view: dict, rng: random.Random, pool: list[int], candidates) -> 
         hands[guard][tier] += 1
         need[guard] -= 1
     if PRESET[preset].three_goes_last:
-        # qingdao: after 买3 every seat holds one 3, played only as its last card.
+        # qingdao: after 买3 every seat holds one 3, played only as its last card; a seat
+        # is never dealt a second one (it could never lead).
+        threes = pool.count(THREE)
+        pool = [tier for tier in pool if tier != THREE]
         for other in range(5):
-            if need[other] and THREE in pool:
-                pool.remove(THREE)
+            if need[other] and threes:
+                threes -= 1
                 hands[other][THREE] += 1
                 need[other] -= 1
     rng.shuffle(pool)

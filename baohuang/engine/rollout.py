@@ -124,7 +124,7 @@ def _unless_lone_three(sim: Sim, seat: int, comp):
 
 
 def _sets_left(hand) -> int:
-    return sum(1 for count in hand if count)
+    return len(hand) - hand.count(0)
 
 
 def _cost(hand, comp) -> float:
