@@ -226,7 +226,8 @@ def test_the_hand_is_sorted_as_the_engine_sorts_it(browser):
 @pytest.mark.django_db(transaction=True)
 def test_two_players_chat_with_text_and_a_quick_phrase(browser, server, seats_to_close):
     """alice types a line and presses Send: bob (on a phone) and an anonymous spectator read
-    it as plain text, "#1 alice: …"; bob's quick phrase shows on every page. The spectator
+    it as plain text, "#1 alice: …"; bob's quick phrase shows on every page, in each page's
+    language (the spectator reads English). The spectator
     reads but has no input; a snapshot with `chat` replaces the lines, one without keeps them."""
     alice = Seat(browser, server.url, "alice")
     bob = Seat(browser, server.url, "bob", viewport=PHONE)
@@ -237,6 +238,9 @@ def test_two_players_chat_with_text_and_a_quick_phrase(browser, server, seats_to
     bob.join(room)
     watcher = Seat(browser, server.url, "watcher", viewport=PHONE)
     seats_to_close.append(watcher)
+    watcher.page.goto(server.url + "/")
+    watcher.page.click("#language-button, form.lang button")  # the spectator reads in English
+    expect(watcher.page.locator("html")).to_have_attribute("lang", "en")
     watcher.page.goto(f"{server.url}/rooms/{room}/")
     watcher.wait_connected()
     expect(watcher.page.locator("#table")).to_have_attribute("data-role", "spectator")
@@ -271,7 +275,10 @@ def test_two_players_chat_with_text_and_a_quick_phrase(browser, server, seats_to
     hurry.click()
     for seat in (alice, bob, watcher):
         expect(seat.page.locator("#chat-lines li")).to_have_count(2)
+    # A phrase travels as its id: each page words it in its own language.
+    for seat in (alice, bob):
         expect(seat.page.locator("#chat-lines li").last).to_have_text("#2 bob: 快点吧，等得花都谢了")
+    expect(watcher.page.locator("#chat-lines li").last).to_have_text("#2 bob: Hurry up, the flowers are wilting")
     # The chat fits the phone's width: nothing sticks out sideways.
     assert bob.page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     box = bob.page.locator("#chat-send").bounding_box()
