@@ -132,7 +132,13 @@ def main() -> None:
                 numbers.append(number)
             number += 1
         DECISION_TIMES.clear()
-        rows = [one_hand((preset, n, options.field, odd_policy)) for n in numbers]
+        rows = []
+        for n in numbers:
+            rows.append(one_hand((preset, n, options.field, odd_policy)))
+            if len(rows) % 10 == 0 and len(rows) < len(numbers):
+                so_far, half = interval([a - b for a, b in rows])
+                print(f"  {preset}: {len(rows)} hands, trial − control {so_far:+.3f} "
+                      f"± {half:.3f}", file=sys.stderr, flush=True)
         seconds = (time.perf_counter() - started) / options.hands
         trial = [row[0] for row in rows]
         control = [row[1] for row in rows]
