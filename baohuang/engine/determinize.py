@@ -44,6 +44,9 @@ def counter_tier(key: str, preset: str) -> int:
 def unseen_pool(view: dict) -> list[int]:
     """The unseen cards as a list of tiers (one entry per card)."""
     preset, pool = view["preset"], []
+    if "counter" not in view:
+        raise ValueError("the search bot needs the view's 记牌器 (counter): build the view "
+                         "with the option card_counter on, as search.search does")
     for key, count in view["counter"].items():
         pool.extend([counter_tier(key, preset)] * max(0, count))
     return pool

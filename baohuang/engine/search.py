@@ -28,6 +28,7 @@ baseline's answers, read from the view (call the highest triple held, else decli
 from __future__ import annotations
 
 import random
+import time
 
 from . import search_roles
 from .bidding import identity_counts
@@ -46,13 +47,14 @@ MAX_HINTS = 6  # hints kept as candidates: the cheapest ones and the two stronge
 def decide(view: dict, *, budget: float = DEFAULT_BUDGET, iterations: int | None = None,
            seed=None) -> dict:
     """The search bot's action for ``view["seat"]`` (see the module docstring)."""
+    deadline = time.perf_counter() + budget
     rng = random.Random(random.getrandbits(64) if seed is None else seed)
     if view["phase"] == "bidding":
         if PRESET[view["preset"]].bidding == "bundle" and "decline" in view["may"]:
-            return search_roles.bundle_bid(view, rng, budget=budget, iterations=iterations)
+            return search_roles.bundle_bid(view, rng, deadline=deadline, iterations=iterations)
         return _bid(view)
     if view["phase"] == "declaring":
-        return search_roles.declare(view, rng, budget=budget, iterations=iterations)
+        return search_roles.declare(view, rng, deadline=deadline, iterations=iterations)
     legal = legal_plays(view)
     candidates = candidate_moves(view, legal)
     if len(candidates) == 1:
@@ -68,7 +70,7 @@ def decide(view: dict, *, budget: float = DEFAULT_BUDGET, iterations: int | None
             branches.append(branch)
         return branches
 
-    return candidates[compare(worlds, view["seat"], budget=budget, iterations=iterations)][0]
+    return candidates[compare(worlds, view["seat"], deadline=deadline, iterations=iterations)][0]
 
 
 def candidate_moves(view: dict, legal: list[list[str]]) -> list[tuple[dict, object]]:
@@ -153,4 +155,7 @@ def search(state: dict, seat: int, *, budget: float = DEFAULT_BUDGET,
 
     if not state["options"].get("card_counter", True):
         state = {**state, "options": {**state["options"], "card_counter": True}}
-    return decide(view(state, seat), budget=budget, iterations=iterations, seed=seed)
+    started = time.perf_counter()
+    seen = view(state, seat)
+    spent = time.perf_counter() - started  # building the view counts against the budget
+    return decide(seen, budget=max(0.0, budget - spent), iterations=iterations, seed=seed)

@@ -30,7 +30,7 @@ from .presets import PRESET
 LOUD = {"ming_bao": "an_bao", "open_solo": "dark_solo"}  # a loud answer → its silent one
 
 
-def declare(view: dict, rng: random.Random, *, budget: float, iterations) -> dict:
+def declare(view: dict, rng: random.Random, *, deadline: float, iterations) -> dict:
     """The window answer: a loud one only where rollouts prefer it."""
     answers = view["choices"].get("declare", ["none"])
     silent = "dark_solo" if "dark_solo" in answers else "none"
@@ -51,11 +51,11 @@ def declare(view: dict, rng: random.Random, *, budget: float, iterations) -> dic
             sims.append(sim)
         return sims
 
-    best = compare(worlds, view["seat"], budget=budget, iterations=iterations)
+    best = compare(worlds, view["seat"], deadline=deadline, iterations=iterations)
     return _action(view, "declare", what=options[best])
 
 
-def bundle_bid(view: dict, rng: random.Random, *, budget: float, iterations) -> dict:
+def bundle_bid(view: dict, rng: random.Random, *, deadline: float, iterations) -> dict:
     """让皇: accept or decline, whichever plays out better."""
     preset, seat = view["preset"], view["seat"]
     rules, table = PRESET[preset], VALUES[preset]
@@ -86,7 +86,7 @@ def bundle_bid(view: dict, rng: random.Random, *, budget: float, iterations) -> 
             hands[seat][tier] -= 1
         return sims + [_start(preset, hands, upper, guard, bound, rng)]
 
-    best = compare(worlds, seat, budget=budget, iterations=iterations)
+    best = compare(worlds, seat, deadline=deadline, iterations=iterations)
     return _action(view, ("accept", "decline")[best])
 
 
