@@ -77,17 +77,18 @@ def fill(po: str) -> tuple[str, list[str]]:
     po = unfuzz(po)
 
     def replace(match):
-        msgid = match.group(1)
-        key = msgid.replace('\\"', '"')
+        # A long msgid is wrapped over several quoted lines, after an empty first one.
+        lines = match.group(1)
+        key = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', lines)).replace('\\"', '"')
         if not key:
             return match.group(0)
         if key not in ZH:
             missing.append(key)
             return match.group(0)
         value = ZH[key].replace('"', '\\"')
-        return f'msgid "{msgid}"\nmsgstr "{value}"'
+        return f'msgid {lines}msgstr "{value}"'
 
-    po = re.sub(r'msgid "((?:[^"\\]|\\.)*)"\nmsgstr ""', replace, po)
+    po = re.sub(r'msgid ((?:"(?:[^"\\]|\\.)*"\n)+)msgstr ""', replace, po)
     po = po.replace("#, fuzzy\n", "", 1)
     return po, missing
 

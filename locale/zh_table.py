@@ -101,4 +101,9 @@ TABLE = {
     "These rules have no yielding: play or pass.": "这个玩法不能让牌：出牌或者过。",
     "You already yielded on this set: play or pass.": "这手牌你已经让过了：出牌或者过。",
     "You hold %(held)s of %(card)s: call a card you hold three or four of.": "你只有 %(held)s 张%(card)s：只能叫你有三张或四张的牌。",
+    # the room panel and the sheet's other ledger lines
+    "Room settings": "房间设置", "Replays of this room": "本房间的牌局回放", "No finished hand to replay yet.": "还没有打完的牌局可以回放。",
+    "On": "开", "Off": "关", "Other points of this hand": "本局其他积分",
+    "%(name)s left during the hand: %(points)s": "%(name)s 中途离开（强退）：%(points)s 分",
+    "%(from)s → %(to)s: %(n)s tribute card(s) never paid (someone left the room first), one point each": "%(from)s → %(to)s：%(n)s 张贡没进（有人先离开了房间），每张折 1 分",
 }

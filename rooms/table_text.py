@@ -39,6 +39,8 @@ def _bar() -> dict:
         "mute": _("Sound off"), "fourColours": _("Four-colour suits"),
         "leave": _("Leave"), "turnTitle": _("Your turn!"),
         "more": _("More"), "rules": _("How to play"),
+        "roomSettings": _("Room settings"), "roomReplays": _("Replays of this room"),
+        "roomNoReplays": _("No finished hand to replay yet."),
         **_history(),
     }
 
@@ -104,6 +106,12 @@ def _end() -> dict:
         "outcome": {"win": _("The emperor's side wins"), "draw": _("A draw"), "lose": _("The rebels win")},
         "tributeOwed": _("Tribute owed at the next deal"), "tributeCards": _("%(from)s → %(to)s: %(n)s card(s)"),
         "menzan": _("Stuck with the 3"), "close": _("Close"), "dissolved": _("This room has been dissolved."),
+        "ledgerLinesTitle": _("Other points of this hand"),
+        "ledgerLines": {
+            "leave_penalty": _("%(name)s left during the hand: %(points)s"),
+            "tribute_points": _("%(from)s → %(to)s: %(n)s tribute card(s) never paid (someone left the room first),"
+                                " one point each"),
+        },
         "signInToSit": _("Pick a nickname to sit down"),
     }
 

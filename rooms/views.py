@@ -22,6 +22,7 @@ from baohuang import limits
 from baohuang.clients import request_address
 from baohuang.errors import ServiceError
 from rooms import quickstart, selectors
+from rooms.room_info import replayable_hands, room_settings
 from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
 from rooms.models import Player, Room, shown_name
 from rooms.services import player_guest, room_create, seat_add_bot, seat_take
@@ -205,12 +206,15 @@ def table(request, room_id: int):
         "botUrl": reverse("rooms:room_bot", args=[room.pk]),
         "lobbyUrl": reverse("rooms:lobby"),
         "playerUrl": reverse("rooms:player", args=[0]).replace("/0/", "/{id}/"),
+        "publicRecords": bool(room.options.get("public_records", False)),
     }
     return render(request, "rooms/table.html", {
         "room": room,
         "preset_label": PRESET_LABELS.get(room.preset, room.preset),
         "config": config,
         "text": table_text(),
+        "room_settings": room_settings(room),
+        "room_hands": replayable_hands(room, request.user),
     })
 
 
@@ -218,7 +222,9 @@ def room_ledger(request, room_id: int):
     """The room's running ledger (points won or lost here, per player) for the score sheet.
 
     The WebSocket protocol carries each hand's scores but not the room's totals, so the
-    table page reads them here after a hand ends.
+    table page reads them here after a hand ends. With ``?hand=<id>`` (a finished hand of
+    the room) also that hand's other ledger lines (`scoring.selectors.hand_ledger_lines`:
+    −40 for leaving, 进贡 turned into points), which the sheet lists on their own.
     """
     room = get_object_or_404(Room, pk=room_id)
     if not selectors.may_watch(room=room, user=request.user):
@@ -228,10 +234,16 @@ def room_ledger(request, room_id: int):
             .values("player_id", "player__display_name", "player__username", "player__is_bot")
             .annotate(points=Sum("points"), hands=Count("id", filter=Q(kind=LedgerEntry.Kind.HAND_SCORE)))
             .order_by("-points", "player_id"))
+    hand = room.hands.filter(pk=_int_or_none(request.GET.get("hand")), ended__isnull=False).first()
     return JsonResponse({"room": room.pk, "players": [
         {"id": row["player_id"], "points": row["points"], "hands": row["hands"],
          "name": shown_name(name=row["player__display_name"] or row["player__username"], bot=row["player__is_bot"])}
-        for row in rows]})
+        for row in rows],
+        "lines": scoring_selectors.hand_ledger_lines(hand=hand) if hand else []})
+
+
+def _int_or_none(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() and len(text) < 12 else None
 
 
 # -- players and the leaderboard ---------------------------------------------------

@@ -25,6 +25,23 @@ def open_debts(*, room):
     return TributeDebt.objects.filter(room=room, status=TributeDebt.Status.OPEN).order_by("id")
 
 
+def hand_ledger_lines(*, hand) -> list[dict]:
+    """The hand's ledger lines besides its scores, for the score sheet: the −40 of each
+    player who left it (or was removed) mid-hand, ``{"kind": "leave_penalty", "seat",
+    "points"}``, then each 进贡 debt it created that became points because payer or
+    receiver left the room first, ``{"kind": "tribute_points", "from", "to", "cards"}``
+    (one point per card, from payer to receiver; RULES §7, §8). Seats as dealt."""
+    penalties = (LedgerEntry.objects.filter(hand=hand, kind=LedgerEntry.Kind.LEAVE_PENALTY)
+                 .order_by("id").values_list("player_id", "points"))
+    lines = [{"kind": "leave_penalty", "seat": hand.players.index(player_id), "points": points}
+             for player_id, points in penalties if player_id in hand.players]
+    converted = (TributeDebt.objects.filter(hand=hand, status=TributeDebt.Status.CONVERTED)
+                 .order_by("id").values_list("payer_seat", "receiver_seat", "cards"))
+    lines += [{"kind": "tribute_points", "from": payer, "to": receiver, "cards": cards}
+              for payer, receiver, cards in converted]
+    return lines
+
+
 ROLES = ("emperor", "guard", "rebel", "solo")
 
 

@@ -47,3 +47,12 @@ function shares(T, t) {
   items.push(fmt(E.eachRebel, { n: signed(of("rebel")[0]) }));
   return items.join(T.listJoin);
 }
+
+/** A ledger line of the hand besides its scores (rooms.views.room_ledger `lines`):
+ *  "bob left during the hand: -40", "bob → erin: 2 tribute card(s) never paid …". */
+export function ledgerLine(T, line, name) {
+  const L = T.ledgerLines;
+  if (line.kind === "leave_penalty") return fmt(L.leave_penalty, { name: name(line.seat), points: signed(line.points) });
+  if (line.kind === "tribute_points") return fmt(L.tribute_points, { from: name(line.from), to: name(line.to), n: line.cards });
+  return "";
+}

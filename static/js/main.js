@@ -14,6 +14,7 @@ import { confirmDialog } from "./render/dialog.js";
 import { renderHand, selectCards, selectedCards, wireHand } from "./render/hand.js";
 import { renderHistory } from "./render/history.js";
 import { renderPrompt } from "./render/prompts.js";
+import { renderRoomHands, wireRoomInfo } from "./render/room.js";
 import { renderSeats, tickSeats } from "./render/seats.js";
 import { renderSheet } from "./render/sheet.js";
 
@@ -124,6 +125,7 @@ function render() {
   renderSheet(ctx);
   renderChat(ctx);
   renderHistory(ctx);
+  renderRoomHands(ctx);
   $("leave-button").hidden = mySeat(store) === null || (store.room && store.room.status === "dissolved");
   const mine = myTurn(store);
   turnSignals({ mine, title, turnTitle: T.turnTitle });
@@ -189,6 +191,7 @@ document.addEventListener("keydown", (event) => {
 
 wireHand(ctx, () => { renderControls(ctx, handlers); });
 wireChat(ctx);
+wireRoomInfo();
 window.addEventListener("resize", () => { ui.handSignature = null; renderHand(ctx); });
 setInterval(() => {
   tickSeats(store, T);

@@ -1,15 +1,16 @@
 // The score sheet at the end of a hand — also after the room dissolved, when the seats
 // are empty: the names are the ones seated when the hand ended (store.result). Places,
-// roles, each seat's score, the room's running ledger, qingdao's tribute owed, and the
-// way on: the next hand, or back to the lobby.
+// roles, each seat's score, the hand's other ledger lines (−40 for leaving, 进贡 turned
+// into points), the room's running ledger, qingdao's tribute owed, and the way on: the
+// next hand, or back to the lobby.
 
 import { $, el } from "../dom.js";
 import { fmt, seatName } from "../i18n.js";
-import { explainLine } from "../explain.js";
+import { explainLine, ledgerLine } from "../explain.js";
 import { mySeat, view } from "../store.js";
 import { cardRow } from "./card.js";
 
-const ledgerCache = new Map(); // hand id → ledger rows (the ledger changes between hands only)
+const ledgerCache = new Map(); // sheet signature → the ledger read for it (a leave or a dissolve changes both)
 
 export function renderSheet(ctx) {
   const { store, ui, T, config } = ctx;
@@ -38,9 +39,15 @@ export function renderSheet(ctx) {
     ui.sheetSignature = signature;
     $("score-body").replaceChildren(...body(ctx, sheet.result, name, dissolved));
     $("score-buttons").replaceChildren(...buttons);
-    loadLedger(`/rooms/${config.room}/ledger/`, sheet.hand).then((rows) => {
+    loadLedger(`/rooms/${config.room}/ledger/?hand=${sheet.hand}`, signature).then((ledger) => {
       const slot = $("room-ledger");
-      if (slot && rows) slot.replaceChildren(ledgerTable(rows));
+      if (slot && ledger) slot.replaceChildren(ledgerTable(ledger.players));
+      const lines = $("ledger-lines");
+      if (lines && ledger) {
+        lines.hidden = !ledger.lines.length;
+        lines.querySelector("ul").replaceChildren(...ledger.lines.map((line) =>
+          el("li", { dataset: { kind: line.kind }, text: ledgerLine(T, line, name) })));
+      }
     });
   }
   if (!dialog.open && ui.sheetDismissed !== sheet.hand) dialog.showModal();
@@ -69,6 +76,7 @@ function body(ctx, result, name, dissolved) {
         el("th", { scope: "col", class: "num", text: T.score }))),
       el("tbody", {}, rows)),
     result.explain ? el("p", { class: "explain", id: "explain", text: explainLine(T, result.explain) }) : null,
+    el("section", { class: "ledger-lines", id: "ledger-lines", hidden: true }, el("h3", { text: T.ledgerLinesTitle }), el("ul")),
     showdown(ctx, name),
   ];
   const owed = (result.tribute || []).filter((debt) => debt.cards > 0);
@@ -94,16 +102,16 @@ function showdown(ctx, name) {
 const sign = (n) => (n > 0 ? "plus" : n < 0 ? "minus" : "");
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
-async function loadLedger(url, handId) {
-  if (!ledgerCache.has(handId)) {
+async function loadLedger(url, key) {
+  if (!ledgerCache.has(key)) {
     try {
       const response = await fetch(url, { headers: { Accept: "application/json" } });
-      ledgerCache.set(handId, (await response.json()).players);
+      ledgerCache.set(key, await response.json());
     } catch {
       return null;
     }
   }
-  return ledgerCache.get(handId);
+  return ledgerCache.get(key);
 }
 
 function ledgerTable(players) {

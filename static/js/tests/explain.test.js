@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { explainLine } from "../explain.js";
+import { explainLine, ledgerLine } from "../explain.js";
 
 const T = {
   emperor: "皇", guard: "保", listJoin: ", ",
@@ -11,6 +11,7 @@ const T = {
     doubled: "%(n)s doubled", byPlace: "by place", eachRebel: "每人 %(n)s", split: "split evenly",
     why: { ming_bao: "明保", niu: "扭", open: "明独" }, solos: { dark: "暗独" },
   },
+  ledgerLines: { leave_penalty: "%(name)s left: %(points)s", tribute_points: "%(from)s → %(to)s: %(n)s card(s), %(n)s point(s)" },
 };
 const seats = (e, g, r) => [{ role: "emperor", points: e }, { role: "guard", points: g },
   ...[0, 1, 2].map(() => ({ role: "rebel", points: r }))];
@@ -37,4 +38,11 @@ test("qingdao says which points were doubled", () => {
   const terms = { formula: "qingdao", outcome_by: { side_sum: 4 }, emperor_place: 1, guard_place: 3, doubled: [0, 1],
     multipliers: [{ why: "ming_bao", factor: 2 }], factor: 2, seats: seats(6, 2, 0) };
   assert.equal(explainLine(T, terms), "places 1 + 3 = 4; 明保 ×2 → 2 doubled");
+});
+
+test("the −40 for leaving and tribute turned into points are lines of their own, named by seat", () => {
+  const name = (seat) => ["alice", "bob", "carol", "dave", "erin"][seat];
+  assert.equal(ledgerLine(T, { kind: "leave_penalty", seat: 1, points: -40 }, name), "bob left: -40");
+  assert.equal(ledgerLine(T, { kind: "tribute_points", from: 2, to: 4, cards: 2 }, name), "carol → erin: 2 card(s), 2 point(s)");
+  assert.equal(ledgerLine(T, { kind: "adjustment", points: 5 }, name), "");
 });
