@@ -38,17 +38,20 @@ def channel_prefix() -> str:
 
 @pytest.fixture
 def isolated_channel_layer(settings):
-    """This test's own channel-layer prefix, and an empty per-process hand-state cache
-    (hand ids restart after every transactional test). Import it into a test module."""
+    """This test's own channel-layer prefix, and empty per-process hand-state and held-table
+    caches (hand ids restart after every transactional test). Import it into a test module."""
     from rooms.hand_states import STATES
+    from rooms.services.held import HELD
 
     layers = {alias: {**layer, "CONFIG": dict(layer.get("CONFIG", {}))}
               for alias, layer in settings.CHANNEL_LAYERS.items()}
     layers["default"]["CONFIG"]["prefix"] = channel_prefix()
     settings.CHANNEL_LAYERS = layers
     STATES.__init__()
+    HELD.clear()
     yield layers["default"]["CONFIG"]["prefix"]
     STATES.__init__()
+    HELD.clear()
 
 
 def session_key(player) -> str:

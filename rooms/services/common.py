@@ -5,6 +5,7 @@ from django.utils import timezone
 from baohuang.errors import ServiceError
 from rooms import notify
 from rooms.models import Hand, Room, Seat
+from rooms.services.held import HELD, locked_token
 from scoring import services as scoring
 
 
@@ -17,22 +18,21 @@ def lock_room(room_id: int) -> Room:
 
 
 def lock_table_of_hand(hand_id: int) -> tuple[Room, Hand, list[Seat]]:
-    """Lock the hand's room first (the one lock order every service follows), then read the
-    hand; with the room, its five seats by index (as `table` gives them)."""
-    # One statement finds the room through the hand, locks it (FOR UPDATE OF the room
-    # only) and reads its seats and their players.
-    seats = list(
-        Seat.objects.select_for_update(of=("room",))
-        .select_related("room", "player")
-        .filter(room__hands__pk=hand_id)
-        .order_by("index")
-    )
-    if not seats:
+    """Lock the hand's room (the one lock order every service follows) and read the room,
+    the hand and its five seats by index (as `table` gives them) — or, when this process
+    wrote the hand last and nothing changed since, take them as it left them
+    (`rooms.services.held`)."""
+    token = locked_token(hand_id)
+    if token is None:
         raise ServiceError("no_hand", "There is no such hand.")
+    held = HELD.take(hand_id, token)
+    if held is not None:
+        return held
+    seats = list(Seat.objects.select_related("room", "player").filter(room__hands__pk=hand_id).order_by("index"))
     room = seats[0].room
     for seat in seats:
         seat.room = room
-    return room, Hand.objects.select_for_update().get(pk=hand_id), seats
+    return room, Hand.objects.get(pk=hand_id), seats
 
 
 def open_room(room: Room) -> None:

@@ -22,6 +22,7 @@ from rooms.options import engine_options
 from rooms.records import epoch_ms
 from rooms.services import schedule
 from rooms.services.common import dissolve, lock_room, lock_table_of_hand, open_room, running_hand, seat_of, table
+from rooms.services.held import HELD
 from scoring import services as scoring
 from scoring.selectors import open_debts
 
@@ -234,6 +235,7 @@ def _act(room: Room, hand: Hand, seats: list[Seat], *actions: dict, client_id=No
         change.next_hand = _finish(room, hand, seats)
     else:
         schedule.after_commit(hand, seats, arm=arm)
+        HELD.keep_after_commit(room, hand, seats)  # the next move here need not read them back
     return change
 
 

@@ -1,0 +1,99 @@
+"""The writer's held table (`rooms.services.held`): a move after this process's own write
+reads only the locking statement's token, and any change another writer made since —
+a move, 托管, a seat — is seen, never hidden by the objects held."""
+
+import copy
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from baohuang import engine
+from baohuang.errors import ServiceError
+from rooms.models import Hand, Seat
+from rooms.services import hand_act, hand_start
+from rooms.services.held import HELD
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def nothing_held():
+    HELD.clear()
+    yield
+    HELD.clear()
+
+
+def move(hand_id: int, capture, seat: int | None = None, *, expected: int | None = None):
+    """The awaited seat's policy move through `hand_act`, its after-commit work run;
+    returns the change and the statements it ran."""
+    hand = Hand.objects.get(pk=hand_id)
+    seat = engine.actors(hand.state)[0] if seat is None else seat
+    action = engine.autoplay(hand.state, seat)
+    with capture(execute=True), CaptureQueriesContext(connection) as queries:
+        change = hand_act(hand_id=hand_id, seat=seat, action=action,
+                          expected_version=hand.version if expected is None else expected)
+    return change, [query["sql"] for query in queries.captured_queries
+                    if query["sql"] not in ("BEGIN", "COMMIT") and not query["sql"].startswith("SAVEPOINT")
+                    and not query["sql"].startswith("RELEASE SAVEPOINT")]
+
+
+def stored_state(hand_id: int) -> dict:
+    hand = Hand.objects.get(pk=hand_id)
+    log = list(hand.events.order_by("version").values_list("action", flat=True))
+    assert engine.replay(hand.preset, hand.seed, log, options=hand.options, tribute=tuple(hand.tribute),
+                         salt=hand.salt or None) == hand.state
+    return hand.state
+
+
+def test_the_move_after_this_process_wrote_reads_only_the_locking_token(full_table, django_capture_on_commit_callbacks):
+    hand = hand_start(room_id=full_table().pk)
+    _, first = move(hand.pk, django_capture_on_commit_callbacks)
+    _, second = move(hand.pk, django_capture_on_commit_callbacks)
+    # First: the token, then the seats and the hand read back; then the event and the hand written.
+    assert len(first) == 5
+    # Next: the token only (the room and the hand locked), then the two writes.
+    assert len(second) == 3
+    if connection.features.has_select_for_update:
+        assert "FOR UPDATE" in second[0].upper()
+    assert second[1].startswith("INSERT") and second[2].startswith("UPDATE")
+    stored_state(hand.pk)
+
+
+def test_a_move_stored_by_another_process_is_read_not_overwritten(full_table, django_capture_on_commit_callbacks):
+    hand = hand_start(room_id=full_table().pk)
+    move(hand.pk, django_capture_on_commit_callbacks)
+    # What this process holds now, a move behind once another process has written.
+    behind = copy.deepcopy(HELD._tables)
+    move(hand.pk, django_capture_on_commit_callbacks)
+    HELD._tables.clear()
+    HELD._tables.update(behind)
+    version = Hand.objects.get(pk=hand.pk).version
+    with pytest.raises(ServiceError) as refused:
+        move(hand.pk, django_capture_on_commit_callbacks, expected=version - 1)
+    assert refused.value.code == "stale_version"
+    HELD._tables.update(behind)
+    change, statements = move(hand.pk, django_capture_on_commit_callbacks)
+    assert change.events[-1]["version"] == version + 1 and len(statements) == 5  # read back, not taken
+    assert stored_state(hand.pk) == change.hand.state
+
+
+def test_trustee_set_elsewhere_is_seen_by_the_next_move(full_table, django_capture_on_commit_callbacks):
+    hand = hand_start(room_id=full_table().pk)
+    move(hand.pk, django_capture_on_commit_callbacks)
+    seat = engine.actors(Hand.objects.get(pk=hand.pk).state)[0]
+    # Another process turns 托管 on for the awaited seat (one statement, nothing held here changes).
+    Seat.objects.filter(room_id=hand.room_id, index=seat).update(trustee=True, trustee_entries=1)
+    with pytest.raises(ServiceError) as refused:
+        move(hand.pk, django_capture_on_commit_callbacks, seat)
+    assert refused.value.code == "trustee_on"
+
+
+def test_a_seat_taken_over_elsewhere_is_seen_by_the_next_move(full_table, players, django_capture_on_commit_callbacks):
+    hand = hand_start(room_id=full_table().pk)
+    move(hand.pk, django_capture_on_commit_callbacks)
+    seat = engine.actors(Hand.objects.get(pk=hand.pk).state)[0]
+    Seat.objects.filter(room_id=hand.room_id, index=seat).update(left=True)
+    with pytest.raises(ServiceError) as refused:
+        move(hand.pk, django_capture_on_commit_callbacks, seat)
+    assert refused.value.code == "not_seated"
