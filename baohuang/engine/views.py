@@ -43,6 +43,8 @@ yield). A spectator's view has none of these.
 
 from __future__ import annotations
 
+import marshal
+
 from .bidding import SILENT, answers_for, legal_bids, public_bidding
 from .counter import unseen
 from .fairness import disclosure
@@ -201,12 +203,10 @@ def _qingdao_deal(state: dict, seat: int | None) -> dict:
 
 
 def _copy(value):
-    """A deep copy of plain JSON data (lists and dicts), so views share nothing."""
-    if isinstance(value, list):
-        return [_copy(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _copy(item) for key, item in value.items()}
-    return value
+    """A deep copy of plain JSON data (lists and dicts), so views share nothing. Through
+    `marshal` (C, the values are plain JSON types): several times faster than walking
+    the data in Python, and a view is built for every recipient of every move."""
+    return marshal.loads(marshal.dumps(value))
 
 
 # --- events ---------------------------------------------------------------------------
