@@ -23,7 +23,8 @@ clients spend no time thinking. Then, for every room at once:
 - raw: that write as hand-written SQL, still on the pool thread (rooms/bench_consumers.py).
 
 Prints actions per second, p50 / p99 latency of each and their p50 as a multiple of echo's,
-plus errors (error frames, closed sockets, waits over 10 s). Goal: within 2× at 20 rooms.
+the server process's CPU per message (what bounds throughput on a shared machine), plus
+errors (error frames, closed sockets, waits over 10 s). Goal: within 2× at 20 rooms.
 
 The server runs as in production (DEBUG off, pooled database connections); each
 scripted socket keeps within the server's rate limit (`tests.live.Pace`: at most 18
@@ -122,6 +123,13 @@ class Stats:
     def __init__(self):
         self.latencies: list[float] = []
         self.errors: list[str] = []
+        self.cpu: float | None = None  # the server process's CPU seconds over the run
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Socket:
@@ -216,7 +224,8 @@ async def echo_room(table: Table, sockets: list[Socket], count: int, stats: Stat
             return
 
 
-async def run(server_url: str, tables: list[dict]):
+async def run(server_url: str, tables: list[dict], cpu=lambda: None):
+    """Play, then the echo runs; `cpu()` is the server's CPU seconds so far (None: unknown)."""
     from asgiref.sync import sync_to_async
 
     # Connect every seat of every room, and deal (not timed).
@@ -239,23 +248,25 @@ async def run(server_url: str, tables: list[dict]):
         plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
 
     print(f"playing {len(rooms)} hands …", flush=True)
-    began = time.perf_counter()
+    began, used = time.perf_counter(), cpu()
     await asyncio.gather(*(play_room(table, sockets, moves, start, hand, game)
                            for (table, sockets), (hand, moves, start) in zip(rooms, plans)))
     game_seconds = time.perf_counter() - began
+    game.cpu = None if used is None else cpu() - used
     for _, sockets in rooms:
         for socket in sockets:
             await socket.close()
 
     runs = {"game": (game, game_seconds),
-            "echo": await run_echo(rooms, plans, lambda index, room: f"{server_url}/ws/echo/bench{index}/")}
+            "echo": await run_echo(rooms, plans, lambda index, room: f"{server_url}/ws/echo/bench{index}/", cpu)}
     for name in ("write", "raw"):
         path = "echo-write" if name == "write" else f"echo-{name}"
-        runs[name] = await run_echo(rooms, plans, lambda index, room, path=path: f"{server_url}/ws/{path}/{room}/")
+        runs[name] = await run_echo(rooms, plans, lambda index, room, path=path: f"{server_url}/ws/{path}/{room}/",
+                                    cpu)
     return runs
 
 
-async def run_echo(rooms, plans, url_of) -> tuple[Stats, float]:
+async def run_echo(rooms, plans, url_of, cpu) -> tuple[Stats, float]:
     """As many echo messages per room as the game had moves, every room at once;
     `url_of(index, room id)` is the echo socket's address."""
     echo, echo_rooms = Stats(), []
@@ -266,10 +277,11 @@ async def run_echo(rooms, plans, url_of) -> tuple[Stats, float]:
             await socket.open()
         echo_rooms.append((table, sockets))
     await asyncio.sleep(0.5)  # group_add has reached Redis for every socket
-    began = time.perf_counter()
+    began, used = time.perf_counter(), cpu()
     await asyncio.gather(*(echo_room(table, sockets, len(moves), echo)
                            for (table, sockets), (_, moves, _) in zip(echo_rooms, plans)))
     seconds = time.perf_counter() - began
+    echo.cpu = None if used is None else cpu() - used
     for _, sockets in echo_rooms:
         for socket in sockets:
             await socket.close()
@@ -280,9 +292,10 @@ def report(rooms: int, runs: dict) -> None:
     def line(name, stats, seconds):
         count = len(stats.latencies)
         p50, p99 = percentile(stats.latencies, 0.5) * 1000, percentile(stats.latencies, 0.99) * 1000
+        cpu = "" if stats.cpu is None else f"   server CPU {stats.cpu / count * 1000:5.2f} ms/msg"
         print(f"{name:5} {count:6d} msgs in {seconds:6.2f} s = {count / seconds:7.1f}/s   "
               f"p50 {p50:7.2f} ms   p99 {p99:7.2f} ms   mean {statistics.fmean(stats.latencies) * 1000:7.2f} ms"
-              f"   errors {len(stats.errors)}")
+              f"   errors {len(stats.errors)}{cpu}")
         return p50
 
     load = os.getloadavg()[0]
@@ -323,7 +336,7 @@ def main():
             options += ("--workers", str(args.workers))
         server = Server(env=env, log_path=ROOT / "var" / "bench_live_uvicorn.log", options=options).start()
         try:
-            runs = asyncio.run(run(server.ws_url, tables))
+            runs = asyncio.run(run(server.ws_url, tables, lambda: server_cpu(server.process.pid)))
         finally:
             server.stop()
             import redis
