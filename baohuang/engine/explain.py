@@ -25,8 +25,9 @@ Formulas (``formula``):
 Every explanation also carries ``emperor_place`` and ``guard_place`` (None for a solo),
 and ``seats``: per seat its ``role`` (``emperor`` / ``guard`` /
 ``rebel``), ``place`` (1–5) and ``points`` — the hand's scores. The −40 for leaving and
-tribute turned into points are ledger lines, not hand scores (see `scoring` in the
-product); the tribute the next hand pays is the result's ``tribute``.
+tribute turned into points are ledger lines, not hand scores: the product lists them on
+the sheet on their own (`scoring.selectors.hand_ledger_lines`); the tribute the next
+hand pays is the result's ``tribute``.
 """
 
 from __future__ import annotations

@@ -108,3 +108,16 @@ def test_a_running_hand_has_no_lines_yet(full_table, players):
     play_to_end(running.pk)
     assert signed_in(players[0]).get(url, {"hand": running.pk}).json()["lines"] == [
         {"kind": "leave_penalty", "seat": 2, "points": -40}]
+
+
+def test_the_replay_links_of_the_room_panel_and_the_player_page_open_the_replay(full_table, players):
+    room = full_table("classic")
+    hand = play_to_end(hand_start(room_id=room.pk).pk)
+    bob = signed_in(players[1])
+    for page in (reverse("rooms:table", args=[room.pk]), reverse("rooms:player", args=[players[0].pk])):
+        links = set(re.findall(r'href="(/hands/\d+/)"', bob.get(page).content.decode()))
+        assert links == {reverse("rooms:hand_replay", args=[hand.pk])}, page
+        for link in links:
+            replay = bob.get(link)
+            assert replay.status_code == 200 and 'id="replay"' in replay.content.decode()
+    assert Client().get(reverse("rooms:hand_replay", args=[hand.pk])).status_code == 403  # not for strangers
