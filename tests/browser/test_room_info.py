@@ -83,6 +83,13 @@ def test_sheet_lines_room_settings_and_replays_on_a_phone(browser, server, seats
     expect(sheet.locator("#ledger-lines li[data-kind=tribute_points]")).to_have_count(converted)
     expect(sheet.locator("#ledger-lines li[data-kind=tribute_points]").first).to_contain_text("每张折 1 分")
     alice.screenshot("sheet-leave-and-tribute-lines")
+    # The hand just ended joins the room panel's replays on the open page.
+    sheet.locator("[data-action=close-sheet]").click()
+    alice.page.click("#menu summary")
+    alice.page.click("#room-info-button")
+    expect(alice.page.locator(f"#room-hands li[data-hand='{ended.pk}']")).to_have_count(1)
+    expect(alice.page.locator("#room-hands li.empty")).to_have_count(0)
+
     # The room panel, from the bar's menu (the page loaded again): the settings, and the
     # replay of the hand.
     alice.page.reload()

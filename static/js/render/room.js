@@ -3,7 +3,6 @@
 
 import { $, el } from "../dom.js";
 import { fmt } from "../i18n.js";
-import { mySeat } from "../store.js";
 
 export function wireRoomInfo() {
   const dialog = $("room-info");
@@ -20,7 +19,8 @@ export function renderRoomHands(ctx) {
   const sheet = store.result;
   const list = $("room-hands");
   if (!sheet || list.querySelector(`[data-hand="${sheet.hand}"]`)) return;
-  if (!config.publicRecords && mySeat(store) === null) return;
+  const played = (sheet.players || []).some((player) => player && player.id === config.player);
+  if (!config.publicRecords && !played) return; // as the server decides (selectors.record_visible)
   for (const empty of list.querySelectorAll(".empty")) empty.remove();
   list.prepend(el("li", { dataset: { hand: String(sheet.hand) } },
     el("a", { href: `/hands/${sheet.hand}/`, text: fmt(T.handNumber, { n: sheet.number }) })));
