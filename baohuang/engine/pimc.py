@@ -2,37 +2,63 @@
 
 `compare(worlds, seat, ...)` calls ``worlds()`` once per sample; it returns one `fastsim.Sim`
 per option — the same hidden cards and roles with that option taken — or None for an
-option worth 0 (a void hand). Each is played out by the rollout policy, and the option
-with the best total of ``seat``'s points wins (ties: the earlier option). Sampling stops
-after ``iterations`` samples; without them, at the ``deadline`` (`time.perf_counter`):
-no sample is begun that would likely end after it, and one that does is left out, so
-only whole samples count (the first is always finished).
+option worth 0 (a void hand). Each is played out by the rollout policy and scored for
+``seat``.
+
+The ``default`` option (the rule-of-thumb choice) is kept unless another one beats it
+clearly: by more than ``MARGIN`` standard errors of the paired per-sample differences.
+With few samples PIMC's estimates are noisy, and the best-looking of eight options is
+often just the luckiest; this keeps the search from trading a sound choice for noise.
+
+Sampling stops after ``iterations`` samples; without them, at the ``deadline``
+(`time.perf_counter`): no sample is begun that would likely end after it, and one still
+running then is left out, so only whole samples count. With no whole sample the default
+stands.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from .rollout import rollout
 
+MARGIN = 1.0  # standard errors by which an option must beat the default
 
-def compare(worlds, seat: int, *, deadline: float, iterations: int | None) -> int:
+
+def compare(worlds, seat: int, *, deadline: float, iterations: int | None, default: int = 0) -> int:
     clock = time.perf_counter
     timed = iterations is None
-    totals, done, last = None, 0, 0.0
+    sums = squares = None
+    done, last = 0, 0.0
     while timed or done < iterations:
         began = clock()
         if timed and done and began + 1.2 * last > deadline:
             break
         points = []
         for sim in worlds():
-            if timed and done and clock() > deadline:
+            if timed and clock() > deadline:
                 break  # out of time within this sample: it is left out
             points.append(0 if sim is None else rollout(sim)[seat])
         else:
-            totals = points if totals is None else [a + b for a, b in zip(totals, points)]
+            gains = [value - points[default] for value in points]
+            if sums is None:
+                sums, squares = [0.0] * len(gains), [0.0] * len(gains)
+            for index, gain in enumerate(gains):
+                sums[index] += gain
+                squares[index] += gain * gain
             done += 1
             last = clock() - began
             continue
         break
-    return max(range(len(totals)), key=lambda index: (totals[index], -index))
+    if not done:
+        return default
+    return max(range(len(sums)), key=lambda index: (_clear_gain(sums[index], squares[index], done),
+                                                     index == default, -index))
+
+
+def _clear_gain(total: float, squares: float, count: int) -> float:
+    """The mean gain over the default if it exceeds ``MARGIN`` standard errors, else 0."""
+    mean = total / count
+    spread = math.sqrt(max(0.0, squares / count - mean * mean) / max(1, count - 1))
+    return mean if mean > MARGIN * spread and mean > 0 else 0.0

@@ -6,8 +6,9 @@ perfect-information Monte Carlo (PIMC): it samples worlds consistent with the vi
 (`determinize.sample`: the unseen cards dealt to the other seats in their counts, the
 roles as the seat may know them), plays every candidate move in each world and finishes
 the hand with the fast rollout policy (`rollout`, on the compact `fastsim.Sim`), and
-picks the candidate with the best total of its own points over the worlds. Every
-candidate is tried in the same worlds, so the comparison is paired.
+keeps the rollout policy's own choice unless another candidate gains clearly more of
+its own points over the worlds (`pimc.compare`). Every candidate is tried in the same
+worlds, so the comparison is paired.
 
 Candidates (kept few, to fit the budget): the 提示 hints (one play per base rank, the
 cheapest), the rollout policy's own choice, the lowest single when leading, and pass
@@ -59,7 +60,7 @@ def decide(view: dict, *, budget: float = DEFAULT_BUDGET, iterations: int | None
     candidates = candidate_moves(view, legal)
     if len(candidates) == 1:
         return candidates[0][0]
-    _add_rollout_choice(view, candidates, sample(view, rng), legal)
+    default = _add_rollout_choice(view, candidates, sample(view, rng), legal)
 
     def worlds():
         world = sample(view, rng)
@@ -70,7 +71,8 @@ def decide(view: dict, *, budget: float = DEFAULT_BUDGET, iterations: int | None
             branches.append(branch)
         return branches
 
-    return candidates[compare(worlds, view["seat"], deadline=deadline, iterations=iterations)][0]
+    best = compare(worlds, view["seat"], deadline=deadline, iterations=iterations, default=default)
+    return candidates[best][0]
 
 
 def candidate_moves(view: dict, legal: list[list[str]]) -> list[tuple[dict, object]]:
@@ -95,16 +97,18 @@ def candidate_moves(view: dict, legal: list[list[str]]) -> list[tuple[dict, obje
     return moves
 
 
-def _add_rollout_choice(view, candidates, world, legal) -> None:
-    """Add the rollout policy's own move (chosen in the first world) if it is a play
-    not yet among the candidates."""
+def _add_rollout_choice(view, candidates, world, legal) -> int:
+    """The index of the rollout policy's own move (chosen in ``world``) among the
+    candidates, added if it is a play not among them yet: the search's default."""
     move = choose(world, view["seat"])
-    if move in (PASS, YIELD) or any(known == move for _action, known in candidates):
-        return
+    for index, (_action, known) in enumerate(candidates):
+        if known == move:
+            return index
     for cards in legal:
         if composition(cards, view["preset"]) == move:
             candidates.append((_play(view, cards), move))
-            return
+            return len(candidates) - 1
+    return 0
 
 
 def legal_plays(view: dict) -> list[list[str]]:

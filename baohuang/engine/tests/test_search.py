@@ -95,8 +95,8 @@ def test_offered_the_throne_a_strong_hand_accepts_and_a_weak_guard_card_holder_d
     strong_hand = state_from_hands("lianzhong", ["BJ* BJ BJ 2S 2H"] + others,
                                    options={"hold_sixes": False})
     assert search(strong_hand, 0, iterations=8, seed=0)["type"] == "accept"
-    # Ten weak cards and SJ*: accepting would be a 暗独 against four shorter hands (-12 from
-    # third place on); declining makes it its 上家's guard.
-    weak = state_from_hands("lianzhong", ["BJ* SJ* 7S 8S 9S 7H 8H 9H TH JH"] + others,
+    # Seven cards with SJ* against four single cards: accepting would be a 暗独 sure to go
+    # out after some of them (-12 from third place on); declining makes it its 上家's guard.
+    weak = state_from_hands("lianzhong", ["BJ* SJ* 7S 8D 9S TH JC", "7H", "8H", "9H", "TC"],
                             options={"hold_sixes": False})
-    assert search(weak, 0, iterations=8, seed=0)["type"] == "decline"
+    assert search(weak, 0, iterations=12, seed=0)["type"] == "decline"
