@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from baohuang.engine import preset_named
 from rooms.forms import POLICY_LABELS, PRESET_LABELS, RoomForm
 from rooms.models import Hand, Room
+from rooms.options import DEFAULTS
 from rooms.selectors import record_visible
 
 HANDS_LISTED = 20
@@ -30,8 +31,9 @@ def _seconds(value) -> str:
 
 def room_settings(room: Room) -> list[dict]:
     """[{"key", "label", "value"}] for the room's settings, in the order the form asks them."""
-    options, preset = room.options, preset_named(room.preset)
-    timers = options["timers"]
+    options = {**DEFAULTS, **room.options}  # a room older than an option has its default
+    preset = preset_named(room.preset)
+    timers = {**DEFAULTS["timers"], **options["timers"]}
     rows = [("preset", _label("preset"), str(PRESET_LABELS.get(room.preset, room.preset)))]
     rows += [(f"timer_{kind}", _label(f"timer_{kind}"), _seconds(timers[kind])) for kind in ("play", "bid", "declare")]
     if preset.sixes_option:

@@ -51,6 +51,14 @@ def test_the_settings_in_chinese_and_no_sixes_or_grab_where_the_preset_has_none(
     assert not any(re.search(r"[A-Za-z]{2,}", row["label"] + row["value"]) for row in rows)
 
 
+def test_a_room_stored_before_an_option_existed_shows_its_default(full_table):
+    room = full_table("classic")
+    room.options = {key: value for key, value in room.options.items() if key not in ("card_counter", "public_records")}
+    with translation.override("en"):
+        shown = settings_of(room)
+    assert shown["card_counter"] == "On" and shown["public_records"] == "Off"
+
+
 def test_the_table_page_lists_the_settings_and_the_replays_its_viewer_may_watch(full_table, players):
     room = full_table("classic")
     hand = play_to_end(hand_start(room_id=room.pk).pk)
