@@ -164,7 +164,8 @@ async def measure(server, specs, seconds: float, seed: int) -> dict:
     await connect_all(everyone)
     connect_seconds = time.perf_counter() - began
     for _, seats in tables:
-        await seats[0].ws.send(json.dumps({"type": "start"}))
+        for socket in seats:  # 准备 from every seat: the last one deals
+            await socket.ws.send(json.dumps({"type": "ready"}))
     plans = []
     for _, seats in tables:
         for socket in seats:

@@ -239,7 +239,8 @@ async def run(server_url: str, tables: list[dict], cpu=lambda: None):
             await socket.snapshots.get()
         rooms.append((table, sockets))
     for table, sockets in rooms:
-        await sockets[0].send({"type": "start"})
+        for socket in sockets:  # 准备 from every seat: the last one deals
+            await socket.send({"type": "ready"})
     plans = []
     for table, sockets in rooms:
         for socket in sockets:

@@ -22,7 +22,7 @@ from rooms.hand_states import STATES
 from rooms.models import Room
 from rooms.notify import room_group
 from rooms.selectors import missed_events, now_ms, room_find, snapshot
-from rooms.services import chat_say, hand_act, hand_start, seat_leave, trustee_set
+from rooms.services import chat_say, hand_act, seat_free, seat_leave, seat_ready, trustee_set
 from rooms.services.moderation import ban_refusal
 from rooms.threads import db
 
@@ -199,8 +199,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await getattr(self, f"on_{frame.type}")(client_id, **frame.fields)
             if frame.type == "act":
                 telemetry.ACTION_SECONDS.observe(time.monotonic() - started)
-        except frames.BadInput as error:
-            await self.send_error(error.code, error.message, error.client_id, error.params)
+        except frames.BadInput as error:  # the frame's own (read) or a handler's (not_seated, …)
+            await self.send_error(error.code, error.message, error.client_id or client_id, error.params)
         except ServiceError as error:
             await self.send_error(error.code, error.message, client_id, error.params)
             if error.code == "stale_version":
@@ -237,10 +237,18 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await db(seat_leave)(room_id=self.room_id, player=self.user)
         await self.send_ack(client_id)
 
-    async def on_start(self, client_id):
+    async def on_ready(self, client_id, *, on):
         self._my_seat()
-        hand = await db(hand_start)(room_id=self.room_id, player=self.user)
-        await self.send_ack(client_id, hand.version)
+        hand = await db(seat_ready)(room_id=self.room_id, player=self.user, on=on)
+        if hand is None:
+            await self.send_ack(client_id)
+        else:
+            await self.send_ack(client_id, hand.version)  # the last to be ready dealt it
+
+    async def on_free(self, client_id, *, index):
+        self._my_seat()
+        await db(seat_free)(room_id=self.room_id, player=self.user, index=index)
+        await self.send_ack(client_id)
 
     async def on_act(self, client_id, *, action, expected_version):
         seat = self._my_seat()
@@ -341,6 +349,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 # Another socket of this player closed; this one is still here.
                 await db(presence.seat_connected)(room_id=self.room_id, player=self.user)
             await self._send_presence(message["seat"], online=online)
+        elif change == "ready":
+            await self._send_presence(message["seat"], ready=message["on"])
         elif change == "trustee":
             await self._send_presence(message["seat"], trustee=message["on"], trustee_locked=message["locked"],
                                       trustee_entries=message["entries"])

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rooms.models import Preset
-from rooms.options import DEFAULTS, TIMER_RANGE, TRUSTEE_POLICIES
+from rooms.options import DEFAULTS, READY_RANGE, TIMER_RANGE, TRUSTEE_POLICIES
 from rooms.services.players import NICKNAME_MAX
 from rooms.services.rooms import NAME_MAX
 
@@ -41,6 +41,9 @@ class RoomForm(forms.Form):
     timer_play = _timer(_("Seconds to play"), "play")
     timer_bid = _timer(_("Seconds to bid"), "bid")
     timer_declare = _timer(_("Seconds to declare"), "declare")
+    ready_time = forms.IntegerField(label=_("Seconds to press Ready 准备 before the others may free the seat"),
+                                    min_value=READY_RANGE[0], max_value=READY_RANGE[1], initial=DEFAULTS["ready_time"],
+                                    required=False)
     hold_sixes = forms.BooleanField(label=_("Hold sixes 憋6 (lianzhong, lianzhong classic)"), required=False,
                                     initial=DEFAULTS["hold_sixes"])
     grab_solo = forms.BooleanField(label=_("Grab solo 抢独 (lianzhong, lianzhong classic)"), required=False,
@@ -88,4 +91,5 @@ class RoomForm(forms.Form):
             "allow_bots": data["allow_bots"],
             "allow_spectators": data["allow_spectators"],
             "trustee_delay": data["trustee_delay"],
+            "ready_time": data["ready_time"] or DEFAULTS["ready_time"],
         }

@@ -142,6 +142,18 @@ def _act(message: dict) -> dict:
     return {"action": action, "expected_version": expected}
 
 
+def _ready(message: dict) -> dict:
+    """准备: `on` true (the default) marks ready, false takes it back."""
+    on = message.get("on", True)
+    if not isinstance(on, bool):
+        raise BadInput("bad_field", "`on` must be true or false.", params={"field": "on"})
+    return {"on": on}
+
+
+def _free(message: dict) -> dict:
+    return {"index": _int(message, "seat", low=0, high=4)}
+
+
 def _trustee(message: dict) -> dict:
     on = message.get("on")
     if not isinstance(on, bool):
@@ -184,7 +196,8 @@ def _sync(message: dict) -> dict:
 FIELDS = {
     "sit": _sit,
     "leave": _nothing,
-    "start": _nothing,
+    "ready": _ready,
+    "free": _free,
     "act": _act,
     "trustee": _trustee,
     "chat": _chat,

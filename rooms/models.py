@@ -64,6 +64,10 @@ class Room(models.Model):
     unattended_since = models.DateTimeField(
         null=True, blank=True, db_index=True,
         help_text="since when no seated player has been connected (None: one is); see rooms.services.rooms_close_abandoned")
+    ready_due = models.DateTimeField(
+        null=True, blank=True,
+        help_text="准备: when the wait for ready runs out (all five seated, no hand, someone not ready); "
+                  "then another seated player may free a seat that is not ready. See rooms.services.ready")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.preset}, #{self.pk})"
@@ -79,6 +83,7 @@ class Seat(models.Model):
     trustee = models.BooleanField(default=False, help_text="托管: the room's policy plays for this seat")
     trustee_entries = models.PositiveSmallIntegerField(default=0, help_text="times this seat entered 托管 this hand")
     left = models.BooleanField(default=False, help_text="the player left mid-hand; the seat plays on under 托管")
+    ready = models.BooleanField(default=False, help_text="准备: ready for the next deal (a bot always is)")
 
     class Meta:
         ordering = ["room", "index"]

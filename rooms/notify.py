@@ -61,8 +61,8 @@ def hand_events(*, room_id: int, hand_id: int, events: list[dict], state: dict |
 def room_changed(*, room_id: int, change: str, **details) -> None:
     """After commit: `{"type": "room.changed", "room": id, "change": what, ...details}`.
 
-    `change` is one of: `seats` (taken / left / kicked / online), `trustee`,
-    `hand_started`, `hand_ended`, `dissolved`.
+    `change` is one of: `seats` (taken / left / kicked / online), `ready` (准备 on or off),
+    `trustee`, `hand_started`, `hand_ended`, `dissolved`.
     """
     message = {"type": "room.changed", "room": room_id, "change": change, **details}
     transaction.on_commit(lambda: _send(room_id, message), robust=True)

@@ -5,6 +5,7 @@ from baohuang.errors import ServiceError
 TIMER_KINDS = ("play", "bid", "declare")  # engine.decision_kind() values
 TIMER_RANGE = (5, 120)  # seconds
 TRUSTEE_POLICIES = ("baseline", "strong")
+READY_RANGE = (10, 300)  # seconds to press 准备 before the others may free the seat
 
 DEFAULTS = {
     "timers": {"play": 20, "bid": 15, "declare": 8},  # silence answers the 表态 window (RULES §8): keep it short
@@ -16,6 +17,7 @@ DEFAULTS = {
     "card_counter": True,  # 记牌器: each seat's view counts the cards it has not seen yet
     "public_records": False,  # ended hands' full records (deal, every action) readable by anyone, not only its players
     "trustee_delay": 1.0,  # seconds a 托管 seat "thinks" before the policy plays
+    "ready_time": 30,  # 准备: seconds a full table waits for ready before a late seat may be freed
 }
 
 # The part of the options the engine itself reads (stored with each hand).
@@ -59,6 +61,9 @@ def clean_options(raw: dict | None) -> dict:
     delay = options["trustee_delay"]
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 10:
         raise _bad("trustee_delay must be a number of seconds from 0 to 10")
+    ready, (low, high) = options["ready_time"], READY_RANGE
+    if isinstance(ready, bool) or not isinstance(ready, int) or not low <= ready <= high:
+        raise _bad(f"ready_time must be a whole number of seconds from {low} to {high}")
     return options
 
 

@@ -14,7 +14,7 @@ from django.db.models import Count, Q
 
 from baohuang.errors import ServiceError
 from rooms.models import SEATS, Hand, Player, Room
-from rooms.services import hand_start, room_create, seat_add_bot, seat_take
+from rooms.services import room_create, seat_add_bot, seat_ready, seat_take
 
 CANDIDATES = 10  # waiting tables tried, fullest first, before opening a new one
 MATCH_LOCK = 0x6268  # advisory-lock namespace of 找人打 (PostgreSQL), with the preset as key
@@ -22,12 +22,13 @@ MATCH_LOCK = 0x6268  # advisory-lock namespace of 找人打 (PostgreSQL), with t
 
 @transaction.atomic
 def quick_bots(*, player: Player, preset: str, name: str) -> Hand:
-    """A room of `preset` with `player` in seat 0 and bots in the other four; the hand is dealt."""
+    """A room of `preset` with `player` in seat 0 and bots in the other four; the hand is
+    dealt (the one tap is the player's 准备: bots always are ready)."""
     room = room_create(creator=player, name=name, preset=preset)
     seat_take(room_id=room.pk, player=player, index=0)
     for _ in range(SEATS - 1):
         seat_add_bot(room_id=room.pk, by=player)
-    return hand_start(room_id=room.pk, player=player)
+    return seat_ready(room_id=room.pk, player=player)
 
 
 def _waiting_tables(preset: str):

@@ -25,6 +25,7 @@ def seat_record(seat: Seat) -> dict:
         "trustee_locked": seat.trustee_locked,
         "trustee_entries": seat.trustee_entries,
         "left": seat.left,
+        "ready": seat.ready,
     }
 
 

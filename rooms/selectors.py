@@ -102,7 +102,7 @@ def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
         "type": "snapshot",
         "server_time": now_ms(),
         "room": {"id": room.pk, "name": room.name, "preset": room.preset, "status": room.status,
-                 "options": room.options},
+                 "options": room.options, "ready_due": epoch_ms(room.ready_due)},
         "you": {"player": player_record(user) if signed_in else None, "seat": seat, "role": role},
         "seats": [seat_record(each) for each in seats],
         "hand": None,

@@ -61,8 +61,13 @@ def _seats() -> dict:
 
 def _phases() -> dict:
     return {
-        "waiting": _("Waiting for players: %(n)s of 5 seated"), "ready": _("All five seated"),
-        "start": _("Deal"), "nextHand": _("Next hand"),
+        "waiting": _("Waiting for players: %(n)s of 5 seated"), "nextHand": _("Next hand"),
+        # 准备 (ready): the hand deals when all five are ready
+        "readyButton": _("Ready"), "unready": _("Not ready yet"), "readyBadge": _("ready"),
+        "readyTitle": _("Ready for the next hand"), "waitingReady": _("Waiting for %(names)s to press Ready"),
+        "readyClock": _("%(s)ss left to press Ready"),
+        "readyOver": _("Time is up: a seat that is not ready may be freed"), "freeSeat": _("Free this seat"),
+        "freeConfirm": _("Free %(name)s's seat? Not ready in time, they may still watch."),
         "leaveMidHand": _("Leaving now costs 40 points and auto-play plays your seat to the end. Leave?"),
         "bidding": _("Choosing the emperor"), "declaring": _("Declarations"), "ended": _("Hand over"),
         "crownHolder": _("%(name)s holds the crown card"), "declinedBy": _("Passed the crown: %(names)s"),
@@ -176,6 +181,8 @@ def _errors() -> dict:
         "already_seated": _("You already have a seat."), "room_full": _("The table is full."),
         "seat_taken": _("That seat is taken."), "bad_seat": _("There is no such seat."),
         "hand_running": _("Wait for the hand to end."), "not_full": _("The table needs five players."),
+        "too_early": _("The time to press Ready has not run out yet."), "seat_ready": _("That player is ready."),
+        "own_seat": _("That is your own seat: leave it instead."), "seat_empty": _("Nobody sits there."),
         "bots_not_allowed": _("This room does not allow bots."),
         "not_creator": _("Only the room's creator can do that."),
         "too_many_seats": _("You already sit at %(limit)s tables: leave one first."),

@@ -373,6 +373,17 @@ async def play_hand(clients: list, hand_id: int, state: dict, *, moves: int | No
     return state, played
 
 
+async def ready_all(clients: list) -> dict:
+    """准备 from each seated player's socket, in the order given (None: a bot's seat, always
+    ready): the last one deals. Returns its ack (`version` is the new hand's, 0)."""
+    ack = None
+    for number, client in enumerate(clients):
+        if client is not None:
+            await client.send({"type": "ready", "client_id": f"ready-{number}"})
+            ack = await client.expect("ack", client_id=f"ready-{number}")
+    return ack
+
+
 # -- real servers ---------------------------------------------------------------------
 
 

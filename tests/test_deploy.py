@@ -20,7 +20,7 @@ from rooms.tests.worker import wait_for
 from tests.deploy_shape import (APP_DIR, Processes, env_file, exec_starts, nginx_conf, self_signed, upstreams,
                                 wait_until_ready)
 from tests.live import (ROOT, SocketClient, anyio_backend, database_url, db, free_port,  # noqa: F401
-                        no_lingering_connections, play_hand, session_key)
+                        no_lingering_connections, play_hand, ready_all, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
 
@@ -152,8 +152,7 @@ async def test_a_whole_hand_through_wss_with_a_spectator(shape, full_table, play
         for client in everyone:
             await client.connect()
             await client.expect("snapshot")
-        await clients[0].send({"type": "start", "client_id": "deal"})
-        assert (await clients[0].expect("ack"))["version"] == 0
+        assert (await ready_all(clients))["version"] == 0  # the last 准备 deals
         for client in everyone:
             await client.expect("snapshot", where=lambda f: f["hand"] is not None and f["hand"]["running"])
         hand = await db(lambda: Hand.objects.get(room=room))()

@@ -11,7 +11,7 @@ from baohuang import engine
 from rooms.models import Hand, Seat
 from rooms.tasks import sweep_presence
 from tests.live import (SocketClient, anyio_backend, db, no_lingering_connections,  # noqa: F401
-                        play_hand, session_key)
+                        play_hand, ready_all, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
 
@@ -36,8 +36,8 @@ async def test_players_on_two_server_processes_play_a_whole_hand_together(live_s
         await clients[1].expect("presence", where=lambda f: f["seat"]["index"] == 4 and f["seat"]["online"])
         assert await db(lambda: list(Seat.objects.filter(room=room).values_list("online", flat=True)))() == [True] * 5
 
-        await clients[3].send({"type": "start", "client_id": "deal"})  # from the second process
-        assert (await clients[3].expect("ack"))["version"] == 0
+        # Everyone presses 准备; the last, seat 3 on the second process, deals.
+        assert (await ready_all([clients[seat] for seat in (0, 1, 2, 4, 3)]))["version"] == 0
         for client in everyone:
             await client.expect("snapshot", where=lambda f: f["hand"] is not None and f["hand"]["running"])
         hand = await db(lambda: Hand.objects.get(room=room))()

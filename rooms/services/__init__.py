@@ -11,8 +11,8 @@ from rooms.services.bots import seat_add_bot
 from rooms.services.moderation import player_moderate
 from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start, hand_window_close
 from rooms.services.players import player_bot, player_guest
-from rooms.services.rooms import (chat_say, player_kick, room_create, room_dissolve, rooms_close_abandoned, seat_leave,
-                                  seat_online, seat_take)
+from rooms.services.rooms import (chat_say, player_kick, room_create, room_dissolve, rooms_close_abandoned, seat_free,
+                                  seat_leave, seat_online, seat_ready, seat_take)
 from rooms.services.trustee import trustee_set
 
 __all__ = [
@@ -31,8 +31,10 @@ __all__ = [
     "room_dissolve",
     "rooms_close_abandoned",
     "seat_add_bot",
+    "seat_free",
     "seat_leave",
     "seat_online",
+    "seat_ready",
     "seat_take",
     "trustee_set",
 ]

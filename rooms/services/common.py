@@ -1,10 +1,14 @@
-"""Pieces shared by the services: taking the room lock, reading the table, dissolving."""
+"""Pieces shared by the services: taking the room lock, reading the table, the wait for
+准备, dissolving."""
+
+from datetime import timedelta
 
 from django.utils import timezone
 
 from baohuang.errors import ServiceError
 from rooms import notify
 from rooms.models import Hand, Room, Seat
+from rooms.options import DEFAULTS as DEFAULT_OPTIONS
 from rooms.services.held import HELD, locked_token
 from scoring import services as scoring
 
@@ -62,6 +66,7 @@ def free_seat(seat: Seat) -> None:
     seat.trustee = False
     seat.trustee_entries = 0
     seat.left = False
+    seat.ready = False
     seat.save()
 
 
@@ -72,6 +77,26 @@ def mark_attendance(room: Room, seats: list[Seat]) -> None:
     if since != room.unattended_since:
         room.unattended_since = since
         room.save(update_fields=["unattended_since"])
+
+
+def ready_clock(room: Room, seats: list[Seat]) -> None:
+    """准备: keep `room.ready_due` (caller holds the lock).
+
+    The table waits for ready while all five seats are taken between hands and someone
+    is not ready. The wait starts when that begins (the last seat is taken, or a hand
+    ends) and keeps its due time until it stops (a deal, or a seat emptied); a new wait
+    gets the room's full `ready_time` again.
+    """
+    waiting = (all(seat.player_id is not None for seat in seats) and not all(seat.ready for seat in seats)
+               and room.status == Room.Status.OPEN and running_hand(room) is None)
+    if not waiting:
+        due = None
+    else:
+        seconds = room.options.get("ready_time", DEFAULT_OPTIONS["ready_time"])
+        due = room.ready_due or timezone.now() + timedelta(seconds=seconds)
+    if due != room.ready_due:
+        room.ready_due = due
+        room.save(update_fields=["ready_due"])
 
 
 def dissolve(room: Room, seats: list[Seat], *, reason: str) -> None:
@@ -90,5 +115,6 @@ def dissolve(room: Room, seats: list[Seat], *, reason: str) -> None:
     for seat in seats:
         free_seat(seat)
     room.status = Room.Status.DISSOLVED
-    room.save(update_fields=["status", "updated"])
+    room.ready_due = None
+    room.save(update_fields=["status", "ready_due", "updated"])
     notify.room_changed(room_id=room.pk, change="dissolved", reason=reason)

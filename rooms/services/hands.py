@@ -21,7 +21,8 @@ from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.options import engine_options
 from rooms.records import epoch_ms
 from rooms.services import schedule
-from rooms.services.common import dissolve, lock_room, lock_table_of_hand, open_room, running_hand, seat_of, table
+from rooms.services.common import (dissolve, lock_room, lock_table_of_hand, open_room, ready_clock, running_hand,
+                                   table)
 from rooms.services.held import HELD
 from scoring import services as scoring
 from scoring.selectors import open_debts
@@ -123,27 +124,40 @@ def _deal(room: Room, seats: list[Seat], *, tribute: list[dict]) -> Hand:
 
 
 @transaction.atomic
-def hand_start(*, room_id: int, player: Player | None = None) -> Hand:
-    """Deal the next hand once five players sit; pays open 进贡 debts in cards (qingdao)."""
+def hand_start(*, room_id: int) -> Hand:
+    """Deal the next hand now, ready or not, once five players sit (players deal by
+    pressing 准备: `deal_if_ready`); pays open 进贡 debts in cards (qingdao)."""
     room = lock_room(room_id)
     open_room(room)
     if running_hand(room) is not None:
         raise ServiceError("hand_running", "A hand is already being played.")
     seats = table(room)
-    if player is not None:
-        seat_of(seats, player)
     if any(seat.player_id is None for seat in seats):
         raise ServiceError("not_full", "The table needs five players.")
-    for seat in seats:  # 托管 entries are counted per hand
+    return _deal_next(room, seats)
+
+
+def deal_if_ready(room: Room, seats: list[Seat]) -> Hand | None:
+    """准备: deal, in the caller's transaction, when all five seats are taken and ready
+    (bots always are). Caller holds the lock and has checked that no hand runs."""
+    if all(seat.player_id is not None and seat.ready for seat in seats):
+        return _deal_next(room, seats)
+    return None
+
+
+def _deal_next(room: Room, seats: list[Seat]) -> Hand:
+    for seat in seats:  # 托管 entries are counted per hand; 准备 is asked again after it
         seat.trustee = False
         seat.trustee_entries = 0
-        seat.save(update_fields=["trustee", "trustee_entries"])
+        seat.ready = seat.player.is_bot
+        seat.save(update_fields=["trustee", "trustee_entries", "ready"])
     seat_index = {seat.player_id: seat.index for seat in seats}
     debts = list(open_debts(room=room)) if engine.preset_named(room.preset).tribute else []
     hand = _deal(room, seats, tribute=[debt.as_engine_debt(seat_index) for debt in debts])
     scoring.debts_mark_paid(debts=debts, hand=hand)
     room.status = Room.Status.PLAYING
-    room.save(update_fields=["status", "updated"])
+    room.ready_due = None
+    room.save(update_fields=["status", "ready_due", "updated"])
     return hand
 
 
@@ -219,6 +233,7 @@ def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
     else:
         room.status = Room.Status.OPEN
         room.save(update_fields=["status", "updated"])
+        ready_clock(room, seats)  # 准备 for the next hand (the deal reset the flags)
     return None
 
 

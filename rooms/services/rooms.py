@@ -1,4 +1,5 @@
-"""Rooms and seats: create, sit down, leave, be kicked, go on/offline, dissolve."""
+"""Rooms and seats: create, sit down, mark ready (准备), leave, be freed or kicked, go
+on/offline, dissolve."""
 
 from datetime import timedelta
 
@@ -9,13 +10,14 @@ from django.utils import timezone
 from baohuang import limits
 from baohuang.errors import ServiceError
 from rooms import names, notify, telemetry
-from rooms.models import SEATS, ChatMessage, Player, Preset, Room, Seat
+from rooms.models import SEATS, ChatMessage, Hand, Player, Preset, Room, Seat
 from rooms.options import clean_options
-from rooms.records import chat_record
+from rooms.records import chat_record, epoch_ms
 from rooms.selectors import may_watch
 from rooms.services import moderation, schedule
-from rooms.services.common import (dissolve, free_seat, lock_room, mark_attendance, open_room, running_hand, seat_of,
-                                   table)
+from rooms.services.common import (dissolve, free_seat, lock_room, mark_attendance, open_room, ready_clock,
+                                   running_hand, seat_of, table)
+from rooms.services.hands import deal_if_ready
 from scoring import services as scoring
 
 NAME_MAX = 60
@@ -63,8 +65,63 @@ def seat_take(*, room_id: int, player: Player, index: int | None = None) -> Seat
         if seat.player_id is not None:
             raise ServiceError("seat_taken", "That seat is taken.")
     seat.player = player
-    seat.save(update_fields=["player"])
+    seat.ready = player.is_bot  # 准备: a bot always is; a person presses it
+    seat.save(update_fields=["player", "ready"])
     notify.room_changed(room_id=room.pk, change="seats", seat=seat.index, player=player.pk, what="taken")
+    ready_clock(room, seats)
+    deal_if_ready(room, seats)  # a bot taking the last seat of a ready table deals
+    return seat
+
+
+@transaction.atomic
+def seat_ready(*, room_id: int, player: Player, on: bool = True) -> Hand | None:
+    """准备: mark the player's seat ready for the next deal (or take it back, `on=False`).
+
+    Returns the hand when this made all five seats ready: it is dealt in this same
+    transaction. Refused while a hand runs (`hand_running`).
+    """
+    room = lock_room(room_id)
+    open_room(room)
+    if running_hand(room) is not None:
+        raise ServiceError("hand_running", "Wait for the hand to end.")
+    seats = table(room)
+    seat = seat_of(seats, player)
+    if seat.ready != on:
+        seat.ready = on
+        seat.save(update_fields=["ready"])
+        notify.room_changed(room_id=room.pk, change="ready", seat=seat.index, on=on)
+        ready_clock(room, seats)
+    return deal_if_ready(room, seats)
+
+
+@transaction.atomic
+def seat_free(*, room_id: int, player: Player, index: int) -> Seat:
+    """Free seat `index`, whose player did not press 准备 in time: once the room's
+    `ready_time` has run out (`room.ready_due`), any other seated player may.
+
+    The freed player leaves the table and may watch: between hands that costs no points
+    (RULES §8's −40 is for leaving a hand that has started, or a kick), but open 进贡
+    debts turn into points, as for anyone leaving the room (RULES §7).
+    """
+    room = lock_room(room_id)
+    open_room(room)
+    if running_hand(room) is not None:
+        raise ServiceError("hand_running", "Wait for the hand to end.")
+    seats = table(room)
+    mine = seat_of(seats, player)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < SEATS:
+        raise ServiceError("bad_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+    seat = seats[index]
+    if seat.player_id is None:
+        raise ServiceError("seat_empty", "Nobody sits there.")
+    if seat.index == mine.index:
+        raise ServiceError("own_seat", "That is your own seat: leave it instead.")
+    if seat.ready:
+        raise ServiceError("seat_ready", "That player is ready.")
+    if room.ready_due is None or timezone.now() < room.ready_due:
+        raise ServiceError("too_early", "The time to press Ready has not run out yet.",
+                           {"due": epoch_ms(room.ready_due)})
+    _leave(room, seat, kicked=False, note="")
     return seat
 
 
@@ -104,6 +161,7 @@ def _leave(room: Room, seat: Seat, *, kicked: bool, note: str) -> None:
     else:
         scoring.debts_convert(room=room, player=player)
         free_seat(seat)
+        ready_clock(room, table(room))
     mark_attendance(room, table(room))
     what = "kicked" if kicked else "left"
     notify.room_changed(room_id=room.pk, change="seats", seat=seat.index, player=player.pk, what=what)

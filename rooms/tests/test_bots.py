@@ -8,7 +8,7 @@ from baohuang import engine
 from baohuang.errors import ServiceError
 from rooms.services.bots import BOT_POLICY, seat_add_bot
 from rooms.models import Hand, HandEvent, Player, Room, Seat
-from rooms.services import hand_act, hand_start, player_guest, room_create, seat_take
+from rooms.services import hand_act, hand_start, player_guest, room_create, seat_ready, seat_take
 from rooms.tasks import seat_move
 from rooms.tests.worker import celery_workers, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
@@ -74,7 +74,7 @@ def test_a_full_room_refuses_a_bot_and_keeps_no_bot_player():
 @pytest.mark.django_db
 def test_a_bot_plays_the_strong_policys_move_and_ignores_a_stale_version():
     room, alice = bot_room("qingdao")
-    hand = hand_start(room_id=room.pk, player=alice)
+    hand = seat_ready(room_id=room.pk, player=alice)  # bots are always ready
     seat = engine.actors(hand.state)[0]
     if seat == 0:  # alice decides first: let her accept, so a bot is awaited next
         hand_act(hand_id=hand.pk, seat=0, action={"type": "accept"}, expected_version=0)
@@ -123,7 +123,7 @@ def play_own_turns(hand_ids: list[int], seat: int, *, seconds: float) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_one_human_and_four_bots_play_a_complete_hand_of_each_preset(worker):
     rooms = {preset: bot_room(preset, trustee_delay=0) for preset in ("classic", "lianzhong", "qingdao")}
-    started = [hand_start(room_id=room.pk, player=alice).pk for room, alice in rooms.values()]
+    started = [seat_ready(room_id=room.pk, player=alice).pk for room, alice in rooms.values()]
     play_own_turns(started, 0, seconds=100)
 
     for preset, (room, _alice) in rooms.items():

@@ -185,29 +185,37 @@ async def test_sit_errors_keep_the_connection(table, frank):
     await close_all(frank_client, anonymous)
 
 
-async def test_start_needs_a_full_table_then_deals_to_everyone(players):
+async def test_the_hand_deals_when_all_five_are_seated_and_ready(players):
     room = await db(room_create)(creator=players[0], name="t", preset="qingdao")
     for index, player in enumerate(players[:4]):
         await db(seat_take)(room_id=room.pk, player=player, index=index)
     sessions = [await db(session_key)(player) for player in players]
     clients = await seated(room, sessions[:4])
-    await clients[0].send({"type": "start", "client_id": "go"})
-    assert (await clients[0].expect("error"))["code"] == "not_full"
+    for seat, client in enumerate(clients):  # 准备 at a table of four: nothing is dealt
+        await client.send({"type": "ready", "client_id": f"r{seat}"})
+        assert await client.expect("ack") == {"type": "ack", "client_id": f"r{seat}", "version": None,
+                                              "repeated": False}
+        for other in clients:  # everyone sees the mark
+            await other.expect("presence", where=lambda f: f["seat"]["index"] == seat and f["seat"]["ready"])
+    assert not await db(Hand.objects.filter(room=room).exists)()
     erin = await joined(room, sessions[4])
     await erin.send({"type": "sit", "seat": 4})
-    await erin.expect("snapshot")
+    snap = await erin.expect("snapshot")
+    assert [seat["ready"] for seat in snap["seats"]] == [True, True, True, True, False]
+    assert snap["room"]["ready_due"] > snap["server_time"]  # the full table waits for erin
     for client in clients:
         await client.expect("snapshot")
-    await clients[1].send({"type": "start", "client_id": "go"})
-    assert await clients[1].expect("ack") == {"type": "ack", "client_id": "go", "version": 0, "repeated": False}
+    await erin.send({"type": "ready", "client_id": "go"})
+    assert await erin.expect("ack") == {"type": "ack", "client_id": "go", "version": 0, "repeated": False}
     state = await db(lambda: Hand.objects.get(room=room).state)()
     for seat, client in enumerate(clients + [erin]):
-        snap = await client.expect("snapshot")
+        snap = await client.expect("snapshot", where=lambda f: f["hand"] is not None)
         assert snap["hand"]["running"] and snap["hand"]["version"] == 0 and snap["version"] == 0
         assert snap["hand"]["view"]["hand"] == state["hands"][seat]
         assert snap["hand"]["deadline"] > snap["server_time"]
-        assert snap["room"]["status"] == "playing"
-    await clients[2].send({"type": "start"})
+        assert snap["room"]["status"] == "playing" and snap["room"]["ready_due"] is None
+        assert not any(seat["ready"] for seat in snap["seats"])  # asked again for the next hand
+    await clients[2].send({"type": "ready"})
     assert (await clients[2].expect("error"))["code"] == "hand_running"
     await erin.send({"type": "sit", "seat": 4})
     assert (await erin.expect("error"))["code"] in ("hand_running", "already_seated")
@@ -239,8 +247,8 @@ async def test_leave_between_hands_frees_the_seat_and_mid_hand_puts_it_under_tru
 async def test_spectators_and_anonymous_sockets_cannot_play(table):
     room, sessions = table
     watcher = await joined(room)
-    for kind in ("start", "leave", "chat"):
-        await watcher.send({"type": kind, "text": "hi"})
+    for kind in ("ready", "free", "leave", "chat"):
+        await watcher.send({"type": kind, "text": "hi", "seat": 1})
         assert (await watcher.expect("error"))["code"] == "not_signed_in"
     await watcher.send({"type": "act", "client_id": "a", "expected_version": 0, "action": {"type": "pass"}})
     assert (await watcher.expect("error"))["code"] == "not_signed_in"
@@ -532,9 +540,9 @@ async def test_an_unexpected_failure_is_a_server_error_and_keeps_the_connection(
     def broken(**kwargs):
         raise RuntimeError("database on fire")
 
-    monkeypatch.setattr(rooms.consumers, "hand_start", broken)
+    monkeypatch.setattr(rooms.consumers, "seat_ready", broken)
     alice = await joined(room, sessions[0])
-    await alice.send({"type": "start", "client_id": "s"})
+    await alice.send({"type": "ready", "client_id": "s"})
     error = await alice.expect("error")
     assert error["code"] == "server_error" and error["client_id"] == "s" and "fire" not in error["message"]
     await alice.send({"type": "ping"})

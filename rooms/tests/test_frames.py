@@ -26,7 +26,9 @@ def test_an_act_gives_its_action_version_and_client_id():
 def test_each_type_gives_the_handlers_keyword_arguments():
     assert read(text(type="sit")).fields == {"index": None}
     assert read(text(type="sit", seat=4)).fields == {"index": 4}
-    assert read(text(type="leave")).fields == {} and read(text(type="start")).fields == {}
+    assert read(text(type="leave")).fields == {}
+    assert read(text(type="ready")).fields == {"on": True} and read(text(type="ready", on=False)).fields == {"on": False}
+    assert read(text(type="free", seat=3)).fields == {"index": 3}
     assert read(text(type="trustee", on=False)).fields == {"on": False}
     assert read(text(type="ping", t=1.5)).fields == {"t": 1.5}
     assert read(text(type="sync", version=0)).fields == {"version": 0, "hand": None}
@@ -41,6 +43,10 @@ def test_each_type_gives_the_handlers_keyword_arguments():
     ("x" * (MAX_FRAME + 1), "too_large"),
     (json.dumps({"type": "chat", "text": "好" * 1400}), "too_large"),  # under 4096 characters, over 4096 bytes
     (text(type="dance"), "unknown_type"),
+    (text(type="start"), "unknown_type"),  # 准备 (`ready`) deals now
+    (text(type="ready", on="yes"), "bad_field"),
+    (text(type="free"), "bad_field"),
+    (text(type="free", seat=5), "bad_field"),
     (text(type=["act"]), "unknown_type"),
     (text(), "unknown_type"),
 ])

@@ -27,7 +27,7 @@ SEED = int(os.environ.get("SEED", "20261201"))
 RANDOM_FRAMES = 300
 # Frames that would change the table on purpose (a legal move, leaving, 托管) are left out:
 # the point is what the server does with input it must refuse or merely answer.
-SAFE_TYPES = ("sit", "start", "act", "chat", "ping", "sync", "dance", "", None, 5)
+SAFE_TYPES = ("sit", "ready", "free", "act", "chat", "ping", "sync", "dance", "", None, 5)
 
 HOSTILE = [
     ('{"type": "ping", "client_id": "\\ud800"}', "bad_json"),  # a lone surrogate: the echo would fail

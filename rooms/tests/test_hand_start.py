@@ -23,7 +23,7 @@ def test_start_needs_five_players(alice, bob):
 def test_start_deals_the_engine_hand_and_opens_a_bid(full_table, players):
     room = full_table("classic", timers={"bid": 30})
     before = timezone.now()
-    hand = hand_start(room_id=room.pk, player=players[2])
+    hand = hand_start(room_id=room.pk)
 
     assert hand.number == 1 and hand.version == 0 and hand.phase == "bidding"
     assert hand.state == engine.new_hand("classic", hand.seed, options=hand.options, salt=hand.salt)

@@ -4,10 +4,10 @@
 
 import { $ } from "./dom.js";
 import { Connection, newClientId } from "./connection.js";
-import { apply, begin, createStore, mySeat, myTurn, msLeft, resend, running, view } from "./store.js";
+import { apply, begin, createStore, mySeat, myTurn, msLeft, readyLeft, resend, running, view } from "./store.js";
 import { keepAwake, lastSeconds, muted, turnSignals } from "./signals.js";
 import { renderBanner } from "./render/banner.js";
-import { renderCenter } from "./render/center.js";
+import { renderCenter, tickReady } from "./render/center.js";
 import { addChat, renderChat, showChat, wireChat } from "./render/chat.js";
 import { renderControls } from "./render/controls.js";
 import { confirmDialog } from "./render/dialog.js";
@@ -195,6 +195,9 @@ wireRoomInfo();
 window.addEventListener("resize", () => { ui.handSignature = null; renderHand(ctx); });
 setInterval(() => {
   tickSeats(store, T);
+  tickReady(store, T);
+  const readyOver = readyLeft(store) === 0; // late seats may be freed from now: show the buttons
+  if (readyOver !== Boolean(ui.readyOver)) { ui.readyOver = readyOver; render(); }
   lastSeconds(myTurn(store), msLeft(store));
 }, 250);
 conn.connect();

@@ -149,6 +149,21 @@ export function cannotBeat(store) {
     && may(store, "pass") && !(v.hints && v.hints.length));
 }
 
+/** 准备: milliseconds left of the full table's wait for ready (`room.ready_due`), by the
+ * server's clock; null when the table is not waiting (not full, everyone ready, a hand). */
+export function readyLeft(store, now = Date.now()) {
+  const due = store.room && store.room.ready_due;
+  if (!due || running(store) || store.room.status === "dissolved") return null;
+  return Math.max(0, due - (now + store.offset));
+}
+
+/** You may free seat `index`: another player's, not ready when the wait for ready ran out. */
+export function mayFree(store, index, now = Date.now()) {
+  const seat = store.seats[index];
+  return Boolean(mySeat(store) !== null && index !== mySeat(store) && seat && seat.player && !seat.ready
+    && readyLeft(store, now) === 0);
+}
+
 /** Milliseconds left on the open decision, by the server's clock. */
 export function msLeft(store, now = Date.now()) {
   const hand = store.hand;

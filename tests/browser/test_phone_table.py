@@ -130,7 +130,7 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
     seats_to_close.append(human)
     human.become_guest()
     human.create_room(preset, bots=4, pause=0)
-    human.click("[data-action=start]")
+    human.click("[data-action=ready]")  # 准备: the bots always are
     expect(human.page.locator("#table")).to_have_attribute("data-running", "1")
     game = Game([human], rng=random.Random(3), name=preset)
     wait_for_my_follow(human, game)
@@ -164,7 +164,7 @@ def start_with_bots(browser, server, seats_to_close, preset: str, *, name="阿�
         before(human)
     human.become_guest()
     human.create_room(preset, bots=4, pause=pause, timers=timers)
-    human.click("[data-action=start]")
+    human.click("[data-action=ready]")  # 准备: the bots always are
     expect(human.page.locator("#table")).to_have_attribute("data-running", "1")
     return human
 

@@ -63,6 +63,16 @@ def try_an_illegal_follow(seats: list[Seat]) -> bool:
     return False
 
 
+def ready_all(seats: list[Seat], within: str = "") -> None:
+    """Every seat presses 准备 (its button `within` the centre, or the score sheet): each
+    mark shows on the last page before it presses too, and its press deals."""
+    for seat in seats[:-1]:
+        seat.click(f"{within}[data-action=ready]")
+        expect(seat.page.locator("#center [data-action=unready]")).to_be_visible()  # 取消准备 is offered
+    expect(seats[-1].page.locator(".seat .badge.ready")).to_have_count(len(seats) - 1)
+    seats[-1].click(f"{within}[data-action=ready]")
+
+
 def hand_of_room(room_id: int, number: int = 1):
     from rooms.models import Hand
 
@@ -99,7 +109,7 @@ def test_five_players_click_a_hand_of_each_preset_to_the_score_sheet(browser, se
         room = seats[0].create_room(preset)
         for seat in seats[1:]:
             seat.join(room)
-        seats[0].click("[data-action=start]")
+        ready_all(seats)
         expect(seats[0].page.locator("#table")).to_have_attribute("data-running", "1")
         tables[preset] = (room, seats)
 
@@ -147,7 +157,7 @@ def test_five_players_click_a_hand_of_each_preset_to_the_score_sheet(browser, se
     # qingdao: the debts of hand 1 are paid in cards at the deal of hand 2, and shown.
     room, seats = tables["qingdao"]
     owed = [debt for debt in hand_of_room(room).result["tribute"] if debt["cards"]]
-    seats[0].click("#score-sheet [data-action=start]")
+    ready_all(seats, "#score-sheet ")
     expect(seats[0].page.locator("#table")).to_have_attribute("data-running", "1")
     paid = hand_of_room(room, 2).state["tribute_paid"]
     assert bool(paid) == bool(owed)
@@ -169,7 +179,7 @@ def test_one_human_and_four_bots_play_a_hand_through_a_dropped_socket(browser, s
     human.keyboard = True  # this player plays with the keys (H, Enter, P)
     room = human.create_room("lianzhong", bots=4, pause=0)
     expect(human.page.locator(".seat.bot")).to_have_count(4)
-    human.click("[data-action=start]")
+    human.click("[data-action=ready]")  # 准备: the bots always are
     expect(human.page.locator("#table")).to_have_attribute("data-running", "1")
 
     # Break the socket right after the first `act` of a playing turn goes out, and record

@@ -3,7 +3,7 @@
 
 import { $, el } from "../dom.js";
 import { fmt, seatName } from "../i18n.js";
-import { mySeat, running, seatPlayer, view } from "../store.js";
+import { mySeat, readyLeft, running, seatPlayer, view } from "../store.js";
 import { cardNode, cardRow } from "./card.js";
 
 export function renderCenter(ctx) {
@@ -15,14 +15,7 @@ export function renderCenter(ctx) {
     nodes.push(el("p", { class: "status", text: T.dissolved }),
       el("a", { class: "button", href: config.lobbyUrl, dataset: { action: "lobby" }, text: T.backToLobby }));
   } else if (!v || !running(store)) {
-    const seated = store.seats.filter((seat) => seat.player).length;
-    if (!v || !v.result) nodes.push(el("p", { class: "status", text: seated < 5 ? fmt(T.waiting, { n: seated }) : T.ready }));
-    if (v && v.result) nodes.push(el("p", { class: "status", text: v.result.void ? T.void : T.ended }));
-    if (mySeat(store) !== null && seated === 5) {
-      nodes.push(el("button", { type: "button", class: "primary", dataset: { action: "start" },
-        onclick: () => ctx.send({ type: "start" }), text: v && v.result ? T.nextHand : T.start }));
-    }
-    if (store.you && store.you.role !== "player") nodes.push(el("p", { class: "hint", text: T.spectating }));
+    nodes.push(...betweenHands(ctx, v, name));
   } else if (v.phase === "bidding") {
     nodes.push(...bidding(ctx, v, name));
   } else if (v.phase === "declaring") {
@@ -46,6 +39,39 @@ export function renderCenter(ctx) {
   if (v && v.deal && running(store) && v.phase !== "playing") nodes.push(dealInfo(ctx, v.deal, name));
   $("center").replaceChildren(...nodes.filter(Boolean));
 }
+
+/** Between hands: who is still to press 准备, your Ready button (or its taking back) and
+ * the countdown of the full table's wait for ready. */
+function betweenHands(ctx, v, name) {
+  const { store, T } = ctx;
+  const nodes = [];
+  const seated = store.seats.filter((seat) => seat.player).length;
+  if (v && v.result) nodes.push(el("p", { class: "status", text: v.result.void ? T.void : T.ended }));
+  const late = store.seats.filter((seat) => seat.player && !seat.ready).map((seat) => name(seat.index));
+  nodes.push(el("p", { class: "status", text: seated < 5 ? fmt(T.waiting, { n: seated })
+    : fmt(T.waitingReady, { names: late.join(T.listJoin) }) }));
+  const me = mySeat(store) === null ? null : store.seats[mySeat(store)];
+  if (me) {
+    nodes.push(me.ready
+      ? el("button", { type: "button", dataset: { action: "unready" },
+        onclick: () => ctx.send({ type: "ready", on: false }), text: T.unready })
+      : el("button", { type: "button", class: "primary", dataset: { action: "ready" },
+        onclick: () => ctx.send({ type: "ready" }), text: T.readyButton }));
+  }
+  const left = readyLeft(store);
+  if (left !== null) nodes.push(el("p", { class: "ready-clock", id: "ready-clock", text: readyClockText(T, left) }));
+  if (store.you && store.you.role !== "player") nodes.push(el("p", { class: "hint", text: T.spectating }));
+  return nodes;
+}
+
+/** The wait for ready, counted down four times a second (#ready-clock). */
+export function tickReady(store, T, now = Date.now()) {
+  const clock = $("ready-clock");
+  const left = readyLeft(store, now);
+  if (clock && left !== null) clock.textContent = readyClockText(T, left);
+}
+
+const readyClockText = (T, left) => (left > 0 ? fmt(T.readyClock, { s: Math.ceil(left / 1000) }) : T.readyOver);
 
 function bidding(ctx, v, name) {
   const { T } = ctx;

@@ -5,7 +5,7 @@
 
 import { $, el, svg } from "../dom.js";
 import { fmt, playerName } from "../i18n.js";
-import { mySeat, running, view } from "../store.js";
+import { mayFree, mySeat, running, view } from "../store.js";
 import { cardRow } from "./card.js";
 
 export function seatAt(store, position) {
@@ -41,6 +41,7 @@ function badges(ctx, index, v, seat) {
   if (v && v.hoes.includes(index)) badge("hoe", T.hoe, T.hoeTitle);
   if (seat.trustee) badge("trustee", T.trusteeBadge, seat.trustee_locked ? T.trusteeLocked : T.trustee);
   if (seat.left) badge("left", T.left);
+  if (seat.ready && !running(ctx.store)) badge("ready", T.readyBadge, T.readyTitle);
   const place = v ? v.places.indexOf(index) : -1;
   if (place >= 0) badge("place", T.places[place]);
   for (const entry of v ? v.declared.filter((e) => e.seat === index) : []) badge("declared", T.declared[entry.what] || "");
@@ -66,7 +67,17 @@ function seatContent(ctx, index, v, turn) {
       el("span", { class: "badges" }, badges(ctx, index, v, seat))),
     turn ? el("div", { class: "timer", dataset: { seat: index } }) : null,
     el("div", { class: "last" }, lastAction(ctx, index, v)),
+    mayFree(store, index) ? freeButton(ctx, index, name) : null,
   ];
+}
+
+/** Free a seat whose player did not press 准备 in time (asked first: it unseats someone). */
+function freeButton(ctx, index, name) {
+  const { T } = ctx;
+  return el("button", { type: "button", class: "small", dataset: { action: "free", seat: index },
+    onclick: async () => {
+      if (await ctx.confirm(fmt(T.freeConfirm, { name }), T.freeSeat)) ctx.send({ type: "free", seat: index });
+    }, text: T.freeSeat });
 }
 
 function emptySeat(ctx, index) {

@@ -25,10 +25,10 @@ export function renderSheet(ctx) {
   const dissolved = store.room && store.room.status === "dissolved";
   const name = (index) => seatName(T, sheet.players[index], index);
   const buttons = [];
-  const seated = store.seats.filter((seat) => seat.player).length;
-  if (!dissolved && mySeat(store) !== null && seated === 5) {
-    buttons.push(el("button", { type: "button", class: "primary", dataset: { action: "start" },
-      onclick: () => { dialog.close(); ctx.send({ type: "start" }); }, text: T.nextHand }));
+  const me = mySeat(store) === null ? null : store.seats[mySeat(store)];
+  if (!dissolved && me && !me.ready) { // 准备 for the next hand
+    buttons.push(el("button", { type: "button", class: "primary", dataset: { action: "ready" },
+      onclick: () => { ui.sheetDismissed = sheet.hand; dialog.close(); ctx.send({ type: "ready" }); }, text: T.nextHand }));
   }
   if (dissolved) buttons.push(el("a", { class: "button primary", href: config.lobbyUrl, dataset: { action: "lobby" }, text: T.backToLobby }));
   buttons.push(el("a", { class: "button", href: `/hands/${sheet.hand}/`, dataset: { action: "replay" }, text: T.replayLink }));

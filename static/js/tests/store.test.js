@@ -1,7 +1,8 @@
 // node --test static/js/tests/ — the pure modules of the table page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { apply, begin, cannotBeat, createStore, dissolves, mayCancelTrustee, resend, seatPlayer } from "../store.js";
+import { apply, begin, cannotBeat, createStore, dissolves, mayCancelTrustee, mayFree, readyLeft, resend, seatPlayer }
+  from "../store.js";
 
 const seats = (names) => names.map((name, index) => ({ index, player: name ? { id: index, name, bot: false } : null,
   online: true, trustee: false, trustee_locked: false, left: false }));
@@ -112,4 +113,25 @@ test("a presence frame carries whether the room dissolves at the hand's end", ()
   assert.equal(mayCancelTrustee(store.seats[3]), true);
   assert.equal(mayCancelTrustee({ ...store.seats[3], trustee_locked: true }), false);
   assert.equal(mayCancelTrustee({ ...store.seats[3], left: true }), false);
+});
+
+test("准备: the wait for ready counts down by the server's clock; then another seat not ready may be freed", () => {
+  const store = createStore(0);
+  const between = { room: { id: 1, status: "open", options: { timers: {} }, ready_due: 31000 }, hand: null };
+  apply(store, snapshot(between), 900); // the server's clock runs 100 ms ahead
+  store.seats[0].ready = true;
+  store.seats[1].ready = true;
+  assert.equal(readyLeft(store, 900), 30000);
+  assert.equal(mayFree(store, 4, 900), false); // too early
+  assert.equal(readyLeft(store, 40000), 0);
+  assert.equal(mayFree(store, 4, 40000), true);
+  assert.equal(mayFree(store, 1, 40000), false); // bob is ready
+  assert.equal(mayFree(store, 0, 40000), false); // your own seat: leave instead
+  apply(store, { type: "presence", seat: { ...store.seats[4], ready: true } });
+  assert.equal(mayFree(store, 4, 40000), false);
+  const watching = createStore(null);
+  apply(watching, snapshot({ ...between, you: { player: null, seat: null, role: "spectator" } }), 900);
+  assert.equal(mayFree(watching, 4, 40000), false); // only a seated player frees a seat
+  apply(store, snapshot()); // a hand is running: no wait for ready
+  assert.equal(readyLeft(store, 40000), null);
 });
