@@ -1,5 +1,5 @@
 """The lobby in a real Chromium: quick start on a phone, 找人打 bringing two browsers to one
-table, and the room list refreshing itself."""
+table, and the room list refreshing itself; at that table, 准备 and freeing a late seat."""
 
 import pytest
 from playwright.sync_api import expect
@@ -36,6 +36,7 @@ def test_one_tap_on_a_phone_goes_from_the_lobby_to_a_dealt_hand(browser, server,
 
 @pytest.mark.django_db(transaction=True)
 def test_find_players_brings_two_browsers_to_one_table_listed_live(browser, server, seats_to_close):
+    from rooms.models import Room
     from rooms.models import Seat as SeatRow
 
     alice = Seat(browser, server.url, "alice", viewport=PHONE)
@@ -56,3 +57,29 @@ def test_find_players_brings_two_browsers_to_one_table_listed_live(browser, serv
     expect(bob.page.locator(".seat:not(.empty)")).to_have_count(2)
     seated = set(SeatRow.objects.filter(room_id=room).exclude(player=None).values_list("player__display_name", flat=True))
     assert seated == {"alice", "bob"}
+
+    # 准备 (ready): alice fills the table with three bots (always ready) and presses Ready;
+    # bob does not, and once the room's ready time has run out she frees his seat.
+    Room.objects.filter(pk=room).update(options={**Room.objects.get(pk=room).options, "ready_time": 10})  # the least
+    for bots in (1, 2, 3):
+        alice.click(".seat.empty [data-action=bot]")
+        alice.wait_connected()
+        expect(alice.page.locator(".seat .badge.bot")).to_have_count(bots)
+    alice.click("#center [data-action=ready]")
+    expect(alice.page.locator("#center [data-action=unready]")).to_be_visible()  # 取消准备 is offered
+    expect(bob.page.locator(".seat .badge.ready")).to_have_count(4)  # alice and the three bots
+    expect(bob.page.locator("#ready-clock")).to_be_visible()
+    bob_seat = SeatRow.objects.get(room_id=room, player__display_name="bob").index
+    free = alice.page.locator(f".seat[data-seat='{bob_seat}'] [data-action=free]")
+    expect(free).to_be_visible(timeout=30000)  # when the ten seconds have run out
+    free.click()
+    expect(alice.page.locator("#confirm")).to_be_visible()  # it unseats someone: asked first
+    alice.click("#confirm-yes")
+    expect(bob.page.locator("#table")).to_have_attribute("data-role", "spectator")
+    expect(alice.page.locator(".seat:not(.empty)")).to_have_count(4)
+    # bob sits down again (a new wait for ready) and his 准备 deals.
+    bob.click(f".seat[data-seat='{bob_seat}'] [data-action=sit]")
+    expect(bob.page.locator("#table")).to_have_attribute("data-role", "player")
+    bob.click("#center [data-action=ready]")
+    for person in (alice, bob):
+        expect(person.page.locator("#table")).to_have_attribute("data-running", "1")
