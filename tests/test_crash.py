@@ -15,7 +15,7 @@ import pytest
 from baohuang import engine
 from rooms.models import Hand, HandEvent
 from tests.live import (SocketClient, anyio_backend, db, no_lingering_connections,  # noqa: F401
-                        play_hand, quick_action, session_key)
+                        play_hand, quick_action, ready_all, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True)]
 
@@ -46,8 +46,7 @@ async def test_a_server_killed_mid_hand_loses_nothing(live_servers, full_table, 
     (server,) = live_servers(1)
     clients = await connect_all(server, room, sessions)
     try:
-        await clients[0].send({"type": "start", "client_id": "deal"})
-        assert (await clients[0].expect("ack"))["version"] == 0
+        assert (await ready_all(clients))["version"] == 0  # the last 准备 deals
         hand = await db(lambda: Hand.objects.get(room=room))()
         state, _ = await play_hand(clients, hand.pk, hand.state, moves=12)
 

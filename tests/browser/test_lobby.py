@@ -64,7 +64,7 @@ def test_find_players_brings_two_browsers_to_one_table_listed_live(browser, serv
     for bots in (1, 2, 3):
         alice.click(".seat.empty [data-action=bot]")
         alice.wait_connected()
-        expect(alice.page.locator(".seat .badge.bot")).to_have_count(bots)
+        expect(alice.page.locator(".seat.bot")).to_have_count(bots)
     alice.click("#center [data-action=ready]")
     expect(alice.page.locator("#center [data-action=unready]")).to_be_visible()  # 取消准备 is offered
     expect(bob.page.locator(".seat .badge.ready")).to_have_count(4)  # alice and the three bots
