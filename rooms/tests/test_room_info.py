@@ -34,7 +34,7 @@ def test_the_settings_shown_are_the_rooms_options_and_only_those_its_preset_has(
     with translation.override("en"):
         shown = settings_of(lianzhong)
     assert shown == {"preset": "Lianzhong 皇保保皇", "timer_play": "30s", "timer_bid": "12s", "timer_declare": "6s",
-                     "hold_sixes": "On", "grab_solo": "On", "card_counter": "Off", "trustee_policy": "Stronger",
+                     "ready_time": "30s", "hold_sixes": "On", "grab_solo": "On", "card_counter": "Off", "trustee_policy": "Stronger",
                      "trustee_delay": "1s", "allow_bots": "On", "allow_spectators": "Off", "public_records": "On"}
 
 
