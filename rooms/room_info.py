@@ -36,7 +36,7 @@ def room_settings(room: Room) -> list[dict]:
     timers = {**DEFAULTS["timers"], **options["timers"]}
     rows = [("preset", _label("preset"), str(PRESET_LABELS.get(room.preset, room.preset)))]
     rows += [(f"timer_{kind}", _label(f"timer_{kind}"), _seconds(timers[kind])) for kind in ("play", "bid", "declare")]
-    rows.append(("ready_time", _label("ready_time"), _seconds(options.get("ready_time", DEFAULTS["ready_time"]))))
+    rows.append(("ready_time", _label("ready_time"), _seconds(options["ready_time"])))
     if preset.sixes_option:
         rows.append(("hold_sixes", _label("hold_sixes"), _on_off(options["hold_sixes"])))
     if preset.grab_option:
