@@ -72,6 +72,9 @@ def _phases() -> dict:
         "bidding": _("Choosing the emperor"), "declaring": _("Declarations"), "ended": _("Hand over"),
         "crownHolder": _("%(name)s holds the crown card"), "declinedBy": _("Passed the crown: %(names)s"),
         "forced": _("Forced call: %(name)s must call"), "offered": _("%(name)s is offered the throne"),
+        # lianzhong_classic's 让位 (RULES §6): the crown is the throne, yielded with nothing added
+        "throneHolder": _("%(name)s holds the throne: call a card to rule, or yield it"), "yieldedBy": _("Yielded the throne: %(names)s"),
+        "forcedThrone": _("A full circle of yields: %(name)s must take the throne if able to call"),
         "bundle": _("With the throne"), "called": _("Called card"),
         "waitingFor": _("Waiting for %(names)s"), "leads": _("%(name)s leads"), "yourLead": _("Your lead"),
         "yourTurn": _("Your turn"), "turnOf": _("%(name)s to play"),
@@ -87,6 +90,7 @@ def _actions() -> dict:
         "noHint": _("No play beats the set on the table"),
         "sortRank": _("By rank"), "sortCount": _("By count"), "clear": _("Clear"),
         "call": _("Call a card"), "callPick": _("Pick the card to call"), "cancel": _("Cancel"),
+        "callThrone": _("Call a card and rule"), "soloCall": _("all four: alone"), "darkSoloCall": _("all four: hidden solo"),
         "declineClassic": _("Pass the crown"), "seize": _("Seize the throne"),
         "seizeConfirm": _("Seize the throne? You become emperor alone, without a guard, and cannot take it back."),
         "grabSoloConfirm": _("Grab the solo? You play alone against the other four, and cannot take it back."),

@@ -425,6 +425,12 @@ def _legal_throne(state: dict, seat: int) -> list[dict]:
     return actions
 
 
+def _public_throne(state: dict) -> dict:
+    """As classic's, and ``throne``: declining is 让位 and ``forced`` means the seat offered
+    BJ* must take the throne if it can call (not classic's 逼庄 of one seat)."""
+    return {**_public_classic(state), "throne": True}
+
+
 def _default_throne(state: dict, seat: int) -> dict:
     """Call the highest triple, else (when it must accept) its highest four, else 让位."""
     calls = callable_identities(state, seat)  # highest first
@@ -483,7 +489,7 @@ THRONE_CALL = Bidding(
     checks={"call": check_call, "accept": check_accept, "decline": check_throne_decline},
     transitions={"call": do_call, "accept": _transition(do_open_solo_accept),
                  "decline": _transition(do_throne_decline)},
-    legal=_legal_throne, public=_public_classic, default=_default_throne)
+    legal=_legal_throne, public=_public_throne, default=_default_throne)
 BIDDINGS = {"call": CALL, "bundle": BUNDLE, "throne_call": THRONE_CALL}
 """The bidding procedures a preset may name (`presets.Preset.bidding`)."""
 

@@ -6,7 +6,8 @@ This is the only place that turns engine state or events into a client payload:
 
 What is public: every seat's card count, the table (top set, what each seat did last this
 round), whose turn it is and the phase, the bidding (classic, lianzhong_classic: who holds
-``BJ*`` and who refused; lianzhong / qingdao: the face-up bundle), the emperor, the called
+``BJ*``, who refused and whether a call is forced, with ``throne`` for lianzhong_classic's
+让位; lianzhong / qingdao: the face-up bundle), the emperor, the called
 card (classic, lianzhong_classic), public declarations and 锄头 marks, places, 闷三,
 qingdao's debts and who sold a 3, and the result once the hand is over.
 

@@ -219,7 +219,7 @@ def test_a_dark_solo_looks_like_a_team_to_everyone_else():
 def test_the_bidding_view_shows_the_crown_and_who_yielded():
     state = act(deal(), 0, "decline")
     public = view(state, None)["bidding"]
-    assert public == {"first_holder": 0, "crown": 4, "declined": [0], "forced": False}
+    assert public == {"first_holder": 0, "crown": 4, "declined": [0], "forced": False, "throne": True}
     seat_view = view(state, 4)
     assert seat_view["may"] == ["call", "accept", "decline"]
     assert seat_view["choices"] == {"call": ["KS"]}

@@ -77,9 +77,10 @@ function bidding(ctx, v, name) {
   const { T } = ctx;
   const b = v.bidding;
   const nodes = [el("p", { class: "status", text: T.bidding })];
-  if ("crown" in b) { // the crown card travels alone: classic 叫庄, lianzhong_classic 让位
-    nodes.push(el("p", { text: fmt(b.forced ? T.forced : T.crownHolder, { name: name(b.forced ? v.turn : b.crown) }) }));
-    if (b.declined.length) nodes.push(el("p", { class: "small", text: fmt(T.declinedBy, { names: b.declined.map(name).join(T.listJoin) }) }));
+  if ("crown" in b) { // the crown card travels alone: classic 叫庄 / 逼庄, lianzhong_classic 让位 (b.throne)
+    const [holder, forced, declined] = b.throne ? [T.throneHolder, T.forcedThrone, T.yieldedBy] : [T.crownHolder, T.forced, T.declinedBy];
+    nodes.push(el("p", { text: fmt(b.forced ? forced : holder, { name: name(b.forced ? v.turn : b.crown) }) }));
+    if (b.declined.length) nodes.push(el("p", { class: "small", text: fmt(declined, { names: b.declined.map(name).join(T.listJoin) }) }));
   } else {
     nodes.push(el("p", { text: fmt(T.offered, { name: name(v.turn) }) }));
     if (b.bundle.length) nodes.push(el("div", { class: "bundle" }, el("span", { class: "label", text: T.bundle }), cardRow(b.bundle, T)));

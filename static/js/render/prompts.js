@@ -26,7 +26,7 @@ export function renderPrompt(ctx) {
   if (v && running(store) && mine && !mine.trustee && v.phase !== "playing") {
     if (v.phase === "bidding") {
       if (may(store, "call")) {
-        buttons.push(button(T.call, { type: "call" }, { class: "primary", onclick: () => { ui.picker = !ui.picker; renderPrompt(ctx); } }));
+        buttons.push(button(v.bidding.throne ? T.callThrone : T.call, { type: "call" }, { class: "primary", onclick: () => { ui.picker = !ui.picker; renderPrompt(ctx); } }));
       }
       // Where the crown card travels alone (叫庄, 让位) accepting needs a call, and an
       // accept with no call is 明独保 (lianzhong_classic); with a bundle it takes the throne.
@@ -48,9 +48,15 @@ export function renderPrompt(ctx) {
   const picker = ui.picker ? el("div", { class: "picker", role: "group", "aria-label": T.callPick },
     el("span", { class: "label", text: T.callPick }),
     v.choices.call.map((card) => el("button", { type: "button", class: "pick", dataset: { action: "call-card", card },
-      onclick: () => { ui.picker = false; ctx.act({ type: "call", card }); } }, cardNode(card, T))),
+      onclick: () => { ui.picker = false; ctx.act({ type: "call", card }); } }, cardNode(card, T), fourNote(T, v, card))),
     el("button", { type: "button", class: "small", onclick: () => { ui.picker = false; renderPrompt(ctx); }, text: T.cancel })) : null;
   prompt.hidden = !buttons.length;
   const signature = [...buttons, ...(picker ? [picker] : [])].map((node) => `${node.dataset.action || ""}|${node.textContent}|${node.disabled}`).join(";");
   replaceIfChanged(prompt, signature, () => [el("div", { class: "buttons" }, buttons), picker]);
+}
+
+/** Calling a card held four times is a solo: 独保 (classic), 暗独保 (lianzhong_classic). */
+function fourNote(T, v, card) {
+  const copies = v.hand.filter((held) => held.replace("*", "") === card).length;
+  return copies === 4 ? el("span", { class: "four-note", text: v.bidding.throne ? T.darkSoloCall : T.soloCall }) : null;
 }
