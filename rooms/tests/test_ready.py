@@ -7,8 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from baohuang.errors import ServiceError
 from rooms.models import Hand, Room, Seat
-from rooms.services import player_guest, room_create, seat_add_bot, seat_take
+from rooms.services import player_guest, room_create, seat_add_bot, seat_free, seat_leave, seat_ready, seat_take
 from rooms.tests.play import play_to_end
 from scoring.models import LedgerEntry
 from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
@@ -114,3 +115,37 @@ async def test_a_late_seat_may_be_freed_by_another_player_once_the_ready_time_is
     assert [seat["ready"] for seat in snap["seats"]] == [True, True, True, True, False]
     await watcher.send({"type": "ready", "client_id": "go"})
     assert (await watcher.expect("ack", client_id="go"))["version"] == 0
+
+
+
+async def test_a_bot_taking_the_last_seat_of_a_ready_table_deals(players):
+    def fill():
+        alice, bob = players[:2]
+        room = room_create(creator=alice, name="almost", preset="qingdao")
+        for index, player in enumerate((alice, bob)):
+            seat_take(room_id=room.pk, player=player, index=index)
+            seat_ready(room_id=room.pk, player=player)
+        seat_add_bot(room_id=room.pk, by=alice)
+        seat_add_bot(room_id=room.pk, by=alice)
+        assert hands_of(room) == 0
+        seat_add_bot(room_id=room.pk, by=alice)  # the fifth seat: everyone is ready
+        assert Hand.objects.get(room=room).running
+
+    await db(fill)()
+
+
+async def test_the_wait_for_ready_runs_only_while_the_table_is_full_and_keeps_its_end(full_table, players):
+    def wait():
+        room = full_table("classic")
+        due = Room.objects.get(pk=room.pk).ready_due
+        assert due is not None
+        seat_ready(room_id=room.pk, player=players[0])
+        seat_ready(room_id=room.pk, player=players[0], on=False)  # taking a mark back restarts nothing
+        assert Room.objects.get(pk=room.pk).ready_due == due
+        seat_leave(room_id=room.pk, player=players[4])
+        assert Room.objects.get(pk=room.pk).ready_due is None
+        with pytest.raises(ServiceError) as refused:
+            seat_free(room_id=room.pk, player=players[0], index=3)
+        assert refused.value.code == "too_early" and refused.value.params == {"due": None}
+
+    await db(wait)()
