@@ -22,8 +22,9 @@ flipped, so positive still means "strong is better").
 ``--budget`` seconds per decision, or exactly ``--iterations`` sampled worlds) in the hero
 seat among four strong seats; the control is five strong seats. The difference is the
 search seat's points minus a strong seat's on the same deal and seat. It also prints the
-search bot's decision time, median and p99, over every decision it took (bidding and
-declarations, which fall back to the baseline's answers, included).
+search bot's decision time, median and p99 (wall clock, and CPU time of the process: on
+a loaded machine the wall clock also counts waiting for a core), over every decision it
+took, bidding and declarations included.
 
 Hands are independent: no qingdao tribute carries between them, and the baseline
 accepts every throne, so no hand is void.
@@ -46,7 +47,8 @@ from baohuang.engine.search import search  # noqa: E402
 from baohuang.engine.strong import strong  # noqa: E402
 
 POLICIES = {"baseline": baseline, "strong": strong}
-DECISION_TIMES: list[float] = []  # seconds per search decision, this process
+DECISION_TIMES: list[float] = []  # wall-clock seconds per search decision, this process
+DECISION_CPU: list[float] = []  # CPU seconds of this process per search decision
 
 
 def timed_search(budget: float, iterations):
@@ -55,9 +57,10 @@ def timed_search(budget: float, iterations):
     seeds = itertools.count()
 
     def policy(state, seat):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         action = search(state, seat, budget=budget, iterations=iterations, seed=next(seeds))
         DECISION_TIMES.append(time.perf_counter() - started)
+        DECISION_CPU.append(time.process_time() - cpu)
         return action
     return policy
 TABLE_SEED = "bench-policy"
@@ -94,6 +97,12 @@ def one_hand(args) -> tuple[int, int]:
     return trial[hero], control[hero]
 
 
+def _median_p99(values: list[float]) -> str:
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return f"{statistics.median(ordered):.3f} / {p99:.3f}"
+
+
 def interval(values: list[float]) -> tuple[float, float]:
     """Mean and 95% half-width."""
     mean = statistics.fmean(values)
@@ -123,7 +132,7 @@ def main() -> None:
     print(f"{options.hands} hands per preset; trial: one {odd} seat among four "
           f"{options.field}; control: five {options.field}; points per hand of that seat")
     print(f"{'preset':<18} {'trial':>8} {'control':>8} {heading:>18} "
-          f"{'95% CI':>18} {'s/hand':>7} {'decision median / p99':>22}")
+          f"{'95% CI':>18} {'s/hand':>7} {'decision median / p99 (wall, CPU)':>36}")
     for preset in options.presets:
         started = time.perf_counter()
         numbers, number = [], 0
@@ -132,6 +141,7 @@ def main() -> None:
                 numbers.append(number)
             number += 1
         DECISION_TIMES.clear()
+        DECISION_CPU.clear()
         rows = []
         for n in numbers:
             rows.append(one_hand((preset, n, options.field, odd_policy)))
@@ -147,12 +157,10 @@ def main() -> None:
         gain, half = interval([sign * (a - b) for a, b in rows])
         times = ""
         if DECISION_TIMES:
-            ordered = sorted(DECISION_TIMES)
-            p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-            times = f"{statistics.median(ordered):.3f} / {p99:.3f} s"
+            times = f"{_median_p99(DECISION_TIMES)} s (CPU {_median_p99(DECISION_CPU)})"
         print(f"{preset:<18} {statistics.fmean(trial):>8.3f} {statistics.fmean(control):>8.3f} "
               f"{gain:>+18.3f} {f'[{gain - half:+.3f}, {gain + half:+.3f}]':>18} {seconds:>7.3f}"
-              f" {times:>22}", flush=True)
+              f" {times:>36}", flush=True)
         if number > options.hands:
             print(f"{'':<10} ({number - options.hands} seeds skipped: the engine could not deal them)")
 
