@@ -12,10 +12,16 @@ import warnings
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.driver import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+# Every wait is on a state (an attribute, a count, a visible node); these are only its upper
+# bound, generous because a shared CI machine may run a page 10× slower than a laptop.
+# Playwright's own defaults (5 s for `expect`) made the five-table test fail under load.
+expect.set_options(timeout=30_000)
 
 
 def _missing_chromium(reason: str):

@@ -27,6 +27,13 @@ PHONE = {"width": 375, "height": 740}
 DESKTOP = {"width": 1280, "height": 860}
 
 
+def wait_limits(context) -> None:
+    """Upper bounds of a click's and a page load's wait (each returns as soon as the button
+    or page is there): high enough for twenty pages on a loaded two-core machine."""
+    context.set_default_timeout(30_000)
+    context.set_default_navigation_timeout(60_000)
+
+
 class Seat:
     """One player in their own browser context."""
 
@@ -38,7 +45,7 @@ class Seat:
         self.owns_context = context is None
         if context is None:
             context = browser.new_context(viewport=viewport, locale="zh-CN", reduced_motion="reduce")
-            context.set_default_timeout(15000)
+            wait_limits(context)
         self.context = context
         self.page: Page = context.new_page()
         self.page.set_viewport_size(viewport)
@@ -57,7 +64,7 @@ class Seat:
         copied), so each table's page is the visible page of its context."""
         context = self.browser.new_context(viewport=viewport or self.viewport, locale="zh-CN", reduced_motion="reduce",
                                            storage_state=self.context.storage_state())
-        context.set_default_timeout(15000)
+        wait_limits(context)
         seat = Seat(self.browser, self.base_url, self.name, viewport=viewport or self.viewport, context=context)
         seat.owns_context = True
         return seat
