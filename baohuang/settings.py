@@ -48,6 +48,17 @@ def envint(name: str, default: str, *, low: int, high: int) -> int:
     return number
 
 
+def envfloat(name: str, default: str, *, low: float, high: float) -> float:
+    value = os.environ.get(name, default).strip()
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a number") from None
+    if not low <= number <= high:
+        raise ImproperlyConfigured(f"{name}={number}: expected {low}..{high}")
+    return number
+
+
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -291,6 +302,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {}
+# The 高手 (expert) level searches this long per decision, in the worker (rooms.levels).
+BOT_SEARCH_SECONDS = envfloat("BOT_SEARCH_SECONDS", "1.0", low=0.01, high=10)
+# No task runs much longer than one search (a sweep runs a few of them, one per stalled
+# hand): a task stuck past these limits is stopped, its hand picked up by the next sweep.
+CELERY_TASK_SOFT_TIME_LIMIT = 30 + 10 * BOT_SEARCH_SECONDS
+CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 10
 
 # The REST API (api/): public reads need no login; the browser session or a token
 # (`Authorization: Token …`, from POST /api/auth/token/) identifies the owner of private data.

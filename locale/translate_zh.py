@@ -13,12 +13,14 @@ from zh_table import TABLE  # the table page's texts (rooms/table_text.py)
 
 ZH = {
     "Classic 叫庄保皇": "叫庄保皇", "Lianzhong 皇保保皇": "皇保保皇", "Qingdao 青岛保皇": "青岛保皇", "Lianzhong classic 联众经典": "联众经典",
-    "Baseline": "基础", "Stronger": "较强", "Nickname": "昵称", "Room name": "房间名", "Rules": "玩法",
+    "Novice": "入门", "Normal": "普通", "Expert": "高手", "Bot level": "机器人水平", "bots": "机器人",
+    "Choose the bot's level.": "请选择机器人的水平。",
+    "Auto-play 托管 level": "托管水平", "Think time of 托管 seats and bots (seconds, about)": "托管和机器人的思考时间（约，秒）",
+    "Nickname": "昵称", "Room name": "房间名", "Rules": "玩法",
     "Seconds to play": "出牌限时（秒）", "Seconds to bid": "叫庄限时（秒）", "Seconds to declare": "表态限时（秒）",
     "Hold sixes 憋6 (lianzhong, lianzhong classic)": "憋6（皇保保皇、联众经典）",
     "Grab solo 抢独 (lianzhong, lianzhong classic)": "抢独（皇保保皇、联众经典）",
-    "Auto-play 托管 policy": "托管策略", "Allow bots": "允许机器人", "Allow spectators": "允许旁观",
-    "Seconds a 托管 seat or bot pauses before it plays": "托管和机器人出牌前的停顿（秒）",
+    "Allow bots": "允许机器人", "Allow spectators": "允许旁观",
     "Bots to seat now": "现在加入的机器人",
     "Seconds to press Ready 准备 before the others may free the seat": "准备限时（秒，过时不准备的座位可被请出）", "This room does not allow bots.": "这个房间不允许机器人。",
     "%(name)s's table": "%(name)s的牌桌", "Choose a nickname of at most 20 characters.": "请起一个不超过 20 个字的昵称。",

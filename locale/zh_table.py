@@ -16,6 +16,7 @@ TABLE = {
     "Emperor": "皇帝", "Guard": "保子", "Alone": "独", "Hoe": "锄头", "Alone against four": "独保（一打四）",
     "Declared rebel (hoe)": "反（锄头）", "Pass": "过", "Yield": "让",
     "1st": "头科", "2nd": "二科", "3rd": "三科", "4th": "二落", "5th": "大落",
+    "Auto-play plays at level %(level)s": "托管水平：%(level)s",
     # phases
     "Waiting for players: %(n)s of 5 seated": "等待玩家：已坐 %(n)s / 5",
     "Next hand": "准备下一局", "Ready": "准备", "ready": "已准备", "Not ready yet": "取消准备", "Ready for the next hand": "已准备好下一局",

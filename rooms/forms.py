@@ -6,8 +6,9 @@ They only validate what a person typed; `rooms.services` decides whether it is a
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from rooms.levels import DEFAULT_BOT_LEVEL, LABELS
 from rooms.models import Preset
-from rooms.options import DEFAULTS, READY_RANGE, TIMER_RANGE, TRUSTEE_POLICIES
+from rooms.options import DEFAULTS, READY_RANGE, TIMER_RANGE
 from rooms.services.players import NICKNAME_MAX
 from rooms.services.rooms import NAME_MAX
 
@@ -17,7 +18,7 @@ PRESET_LABELS = {
     Preset.QINGDAO: _("Qingdao 青岛保皇"),
     Preset.LIANZHONG_CLASSIC: _("Lianzhong classic 联众经典"),
 }
-POLICY_LABELS = {"baseline": _("Baseline"), "strong": _("Stronger")}
+LEVEL_CHOICES = list(LABELS.items())  # 入门, 普通, 高手
 
 
 class GuestForm(forms.Form):
@@ -52,18 +53,20 @@ class RoomForm(forms.Form):
                                       initial=DEFAULTS["card_counter"])
     public_records = forms.BooleanField(label=_("Public records: anyone may replay this room's finished hands"),
                                         required=False, initial=DEFAULTS["public_records"])
-    trustee_policy = forms.ChoiceField(label=_("Auto-play 托管 policy"), initial=DEFAULTS["trustee_policy"],
-                                       choices=[(p, POLICY_LABELS.get(p, p)) for p in TRUSTEE_POLICIES])
+    trustee_level = forms.ChoiceField(label=_("Auto-play 托管 level"), initial=DEFAULTS["trustee_level"],
+                                      choices=LEVEL_CHOICES)
     allow_bots = forms.BooleanField(label=_("Allow bots"), required=False,
                                     initial=DEFAULTS["allow_bots"])
     allow_spectators = forms.BooleanField(label=_("Allow spectators"), required=False,
                                           initial=DEFAULTS["allow_spectators"])
-    trustee_delay = forms.FloatField(label=_("Seconds a 托管 seat or bot pauses before it plays"),
+    trustee_delay = forms.FloatField(label=_("Think time of 托管 seats and bots (seconds, about)"),
                                      min_value=0, max_value=10, initial=DEFAULTS["trustee_delay"])
     bots = forms.IntegerField(label=_("Bots to seat now"), min_value=0, max_value=4, initial=0,
                               required=False)
+    bot_level = forms.ChoiceField(label=_("Bot level"), initial=DEFAULT_BOT_LEVEL, choices=LEVEL_CHOICES,
+                                  required=False)
 
-    BASIC = ("name", "preset", "bots")  # shown first; the rest under "More options"
+    BASIC = ("name", "preset", "bots", "bot_level")  # shown first; the rest under "More options"
 
     def basic_fields(self):
         return [self[name] for name in self.BASIC]
@@ -75,6 +78,7 @@ class RoomForm(forms.Form):
         data = super().clean()
         if data.get("bots") and not data.get("allow_bots"):
             self.add_error("bots", _("This room does not allow bots."))
+        data["bot_level"] = data.get("bot_level") or DEFAULT_BOT_LEVEL
         return data
 
     def options(self) -> dict:
@@ -87,7 +91,7 @@ class RoomForm(forms.Form):
             "grab_solo": data["grab_solo"],
             "card_counter": data["card_counter"],
             "public_records": data["public_records"],
-            "trustee_policy": data["trustee_policy"],
+            "trustee_level": data["trustee_level"],
             "allow_bots": data["allow_bots"],
             "allow_spectators": data["allow_spectators"],
             "trustee_delay": data["trustee_delay"],

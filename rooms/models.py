@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext
 
+from rooms.levels import LEVELS
 from rooms.options import DEFAULTS as DEFAULT_OPTIONS
 
 SEATS = 5
@@ -28,6 +29,8 @@ class Player(AbstractUser):
 
     display_name = models.CharField(max_length=40)
     is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=8, blank=True, choices=[(level, level) for level in LEVELS],
+                                 help_text="a bot's level (rooms.levels): the policy it plays; blank for people")
     # Moderation (rooms/services/moderation.py), changed only with a ModerationEntry.
     chat_muted_until = models.DateTimeField(null=True, blank=True)
     banned = models.BooleanField(default=False)

@@ -1,22 +1,22 @@
 """A room's options: defaults and validation (the only place that knows their shape)."""
 
 from baohuang.errors import ServiceError
+from rooms.levels import DEFAULT_TRUSTEE_LEVEL, LEVELS
 
 TIMER_KINDS = ("play", "bid", "declare")  # engine.decision_kind() values
 TIMER_RANGE = (5, 120)  # seconds
-TRUSTEE_POLICIES = ("baseline", "strong")
 READY_RANGE = (10, 300)  # seconds to press 准备 before the others may free the seat
 
 DEFAULTS = {
     "timers": {"play": 20, "bid": 15, "declare": 8},  # silence answers the 表态 window (RULES §8): keep it short
     "hold_sixes": True,  # 憋6 (lianzhong, lianzhong_classic)
     "grab_solo": False,  # 抢独 (lianzhong, lianzhong_classic)
-    "trustee_policy": "baseline",  # which 托管 policy plays for absent seats
+    "trustee_level": DEFAULT_TRUSTEE_LEVEL,  # the level (rooms.levels) that plays for seats under 托管
     "allow_bots": True,
     "allow_spectators": True,
     "card_counter": True,  # 记牌器: each seat's view counts the cards it has not seen yet
     "public_records": False,  # ended hands' full records (deal, every action) readable by anyone, not only its players
-    "trustee_delay": 1.0,  # seconds a 托管 seat "thinks" before the policy plays
+    "trustee_delay": 1.0,  # the pace of 托管 seats and bots: their think time (rooms.think) in seconds
     "ready_time": 30,  # 准备: seconds a full table waits for ready before a late seat may be freed
 }
 
@@ -56,8 +56,8 @@ def clean_options(raw: dict | None) -> dict:
     for name in ("hold_sixes", "grab_solo", "card_counter", "allow_bots", "allow_spectators", "public_records"):
         if not isinstance(options[name], bool):
             raise _bad(f"{name} must be true or false")
-    if options["trustee_policy"] not in TRUSTEE_POLICIES:
-        raise _bad(f"trustee_policy must be one of {', '.join(TRUSTEE_POLICIES)}")
+    if options["trustee_level"] not in LEVELS:
+        raise _bad(f"trustee_level must be one of {', '.join(LEVELS)}")
     delay = options["trustee_delay"]
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 10:
         raise _bad("trustee_delay must be a number of seconds from 0 to 10")

@@ -1,6 +1,7 @@
 """Quick start (快速开始): one tap from the lobby to a game.
 
-- `quick_bots` — 和机器人打一局: a new room with the player and four bots, dealt at once.
+- `quick_bots` — 和机器人打一局: a new room with the player and four bots (普通 normal, or
+  the level chosen), dealt at once.
 - `quick_match` — 找人打: a seat at the open table of that preset where the most people are
   already waiting, or a new table of its own, which the lobby then lists first.
 
@@ -13,6 +14,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 
 from baohuang.errors import ServiceError
+from rooms.levels import DEFAULT_BOT_LEVEL
 from rooms.models import SEATS, Hand, Player, Room
 from rooms.services import room_create, seat_add_bot, seat_ready, seat_take
 
@@ -21,13 +23,13 @@ MATCH_LOCK = 0x6268  # advisory-lock namespace of 找人打 (PostgreSQL), with t
 
 
 @transaction.atomic
-def quick_bots(*, player: Player, preset: str, name: str) -> Hand:
-    """A room of `preset` with `player` in seat 0 and bots in the other four; the hand is
-    dealt (the one tap is the player's 准备: bots always are ready)."""
+def quick_bots(*, player: Player, preset: str, name: str, level: str = DEFAULT_BOT_LEVEL) -> Hand:
+    """A room of `preset` with `player` in seat 0 and bots of ``level`` in the other four;
+    the hand is dealt (the one tap is the player's 准备: bots always are ready)."""
     room = room_create(creator=player, name=name, preset=preset)
     seat_take(room_id=room.pk, player=player, index=0)
     for _ in range(SEATS - 1):
-        seat_add_bot(room_id=room.pk, by=player)
+        seat_add_bot(room_id=room.pk, by=player, level=level)
     return seat_ready(room_id=room.pk, player=player)
 
 

@@ -19,7 +19,7 @@ def seat_record(seat: Seat) -> dict:
     player = seat.player
     return {
         "index": seat.index,
-        "player": None if player is None else player_record(player),
+        "player": None if player is None else {**player_record(player), "level": player.bot_level or None},
         "online": seat.online,
         "trustee": seat.trustee,
         "trustee_locked": seat.trustee_locked,

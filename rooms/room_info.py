@@ -9,7 +9,8 @@ Options are public: everyone who may watch the table may read them.
 from django.utils.translation import gettext as _
 
 from baohuang.engine import preset_named
-from rooms.forms import POLICY_LABELS, PRESET_LABELS, RoomForm
+from rooms.forms import PRESET_LABELS, RoomForm
+from rooms.levels import LABELS as LEVEL_LABELS
 from rooms.models import Hand, Room
 from rooms.options import DEFAULTS
 from rooms.selectors import record_visible
@@ -43,8 +44,7 @@ def room_settings(room: Room) -> list[dict]:
         rows.append(("grab_solo", _label("grab_solo"), _on_off(options["grab_solo"])))
     rows += [
         ("card_counter", _label("card_counter"), _on_off(options["card_counter"])),
-        ("trustee_policy", _label("trustee_policy"),
-         str(POLICY_LABELS.get(options["trustee_policy"], options["trustee_policy"]))),
+        ("trustee_level", _label("trustee_level"), str(LEVEL_LABELS[options["trustee_level"]])),
         ("trustee_delay", _label("trustee_delay"), _seconds(options["trustee_delay"])),
         ("allow_bots", _label("allow_bots"), _on_off(options["allow_bots"])),
         ("allow_spectators", _label("allow_spectators"), _on_off(options["allow_spectators"])),

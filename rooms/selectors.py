@@ -17,6 +17,12 @@ def rooms_open():
     return Room.objects.exclude(status=Room.Status.DISSOLVED).order_by("-created")
 
 
+def bot_levels(room_ids: list[int]):
+    """(room id, level) for each bot seated in those rooms."""
+    return (Seat.objects.filter(room_id__in=room_ids, player__is_bot=True)
+            .values_list("room_id", "player__bot_level"))
+
+
 def may_watch(*, room: Room, user, hand: Hand | None = None) -> bool:
     """Whether `user` may follow the room's play from outside a seat: its spectator view,
     events and chat — on every path (socket, pages, API).

@@ -6,6 +6,8 @@ codes"): the page never shows the server's own sentence, nor card notation.
 
 from django.utils.translation import gettext as _
 
+from rooms.levels import LABELS as LEVELS
+
 
 def table_text() -> dict:
     return {
@@ -56,6 +58,8 @@ def _seats() -> dict:
         "emperorTitle": _("Emperor"), "guardTitle": _("Guard"), "soloTitle": _("Alone against four"),
         "hoeTitle": _("Declared rebel (hoe)"), "passed": _("Pass"), "yielded": _("Yield"),
         "places": [_("1st"), _("2nd"), _("3rd"), _("4th"), _("5th")],
+        "levels": {level: str(label) for level, label in LEVELS.items()}, "levelTitle": _("Bot level"),
+        "trusteeLevel": _("Auto-play plays at level %(level)s"),
     }
 
 
@@ -187,7 +191,7 @@ def _errors() -> dict:
         "hand_running": _("Wait for the hand to end."), "not_full": _("The table needs five players."),
         "too_early": _("The time to press Ready has not run out yet."), "seat_ready": _("That player is ready."),
         "own_seat": _("That is your own seat: leave it instead."), "seat_empty": _("Nobody sits there."),
-        "bots_not_allowed": _("This room does not allow bots."),
+        "bots_not_allowed": _("This room does not allow bots."), "bad_level": _("Choose the bot's level."),
         "not_creator": _("Only the room's creator can do that."),
         "too_many_seats": _("You already sit at %(limit)s tables: leave one first."),
         "bad_name": {"default": _("Choose another room name."),

@@ -6,6 +6,7 @@ page itself carries only who is looking and the words it needs.
 """
 
 import secrets
+from collections import Counter
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -22,9 +23,10 @@ from baohuang import limits
 from baohuang.clients import request_address
 from baohuang.errors import ServiceError
 from rooms import quickstart, selectors
+from rooms.forms import LEVEL_CHOICES, PRESET_LABELS, GuestForm, RoomForm
+from rooms.levels import DEFAULT_BOT_LEVEL
+from rooms.models import SEATS, Player, Room, shown_name
 from rooms.room_info import replayable_hands, room_settings
-from rooms.forms import PRESET_LABELS, GuestForm, RoomForm
-from rooms.models import Player, Room, shown_name
 from rooms.services import player_guest, room_create, seat_add_bot, seat_take
 from rooms.table_text import refusal, table_text
 from scoring import selectors as scoring_selectors
@@ -52,10 +54,21 @@ def _listed_rooms() -> list[dict]:
     rooms = (selectors.rooms_open()
              .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)))
              [:ROOMS_LISTED])
-    listed = [{"room": room, "free": 5 - room.taken, "preset_label": PRESET_LABELS.get(room.preset, room.preset)}
-              for room in rooms]
+    bots = _bot_levels([room.pk for room in rooms])
+    listed = [{"room": room, "free": 5 - room.taken, "preset_label": PRESET_LABELS.get(room.preset, room.preset),
+               "bots": bots.get(room.pk, [])} for room in rooms]
     return sorted(listed, key=lambda item: (not (item["free"] and item["room"].status == Room.Status.OPEN),
                                             item["free"] or 5))
+
+
+def _bot_levels(room_ids: list[int]) -> dict[int, list[dict]]:
+    """Room → its seated bots by level (label and count, 入门 first), for the room list."""
+    found = {}
+    for room_id, level in selectors.bot_levels(room_ids):
+        found.setdefault(room_id, Counter())[level] += 1
+    labels = dict(LEVEL_CHOICES)
+    return {room_id: [{"level": level, "label": labels[level], "count": counts[level]}
+                      for level in labels if counts[level]] for room_id, counts in found.items()}
 
 
 def lobby(request):
@@ -65,6 +78,7 @@ def lobby(request):
         "room_form": RoomForm(initial={"name": _default_room_name(request)}),
         "rooms": _listed_rooms(),
         "presets": list(PRESET_LABELS.items()),
+        "levels": LEVEL_CHOICES, "default_level": DEFAULT_BOT_LEVEL,
     })
 
 
@@ -128,7 +142,7 @@ def room_new(request):
                                preset=form.cleaned_data["preset"], options=form.options())
             seat_take(room_id=room.pk, player=request.user)
             for _count in range(form.cleaned_data.get("bots") or 0):
-                seat_add_bot(room_id=room.pk, by=request.user)
+                seat_add_bot(room_id=room.pk, by=request.user, level=form.cleaned_data["bot_level"])
     except ServiceError as error:
         messages.error(request, refusal(error))
         return redirect("rooms:lobby")
@@ -161,7 +175,8 @@ def quick_start(request, mode: str):
         player = _player_for(request)
         name = _default_room_name(request)
         if mode == "bots":
-            room_id = quickstart.quick_bots(player=player, preset=preset, name=name).room_id
+            level = request.POST.get("level") or DEFAULT_BOT_LEVEL
+            room_id = quickstart.quick_bots(player=player, preset=preset, name=name, level=level).room_id
         else:
             room_id = quickstart.quick_match(player=player, preset=preset, name=name).pk
     except ServiceError as error:
@@ -170,14 +185,21 @@ def quick_start(request, mode: str):
     return redirect("rooms:table", room_id=room_id)
 
 
+def _seat_index(raw) -> int | None:
+    """The seat a form names ("0"–"4"), or None for the lowest free one."""
+    return int(raw) if raw in {str(index) for index in range(SEATS)} else None
+
+
 @require_POST
 def room_bot(request, room_id: int):
-    """The room's creator fills the lowest empty seat with a bot."""
+    """The room's creator fills an empty seat (the one named, else the lowest) with a bot
+    of the level chosen (default 普通 normal)."""
     room = get_object_or_404(Room, pk=room_id)
     if not request.user.is_authenticated:
         raise Http404
     try:
-        seat_add_bot(room_id=room.pk, by=request.user)
+        seat_add_bot(room_id=room.pk, by=request.user, index=_seat_index(request.POST.get("seat")),
+                     level=request.POST.get("level") or DEFAULT_BOT_LEVEL)
     except ServiceError as error:
         messages.error(request, refusal(error))
     return redirect("rooms:table", room_id=room.pk)

@@ -9,6 +9,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -16,7 +17,8 @@ from django.utils import timezone
 from baohuang import engine
 from baohuang.engine.fairness import new_salt
 from baohuang.errors import ServiceError
-from rooms import notify, telemetry
+from rooms import levels, notify, telemetry
+from rooms.levels import DEFAULT_TRUSTEE_LEVEL
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.options import engine_options
 from rooms.records import epoch_ms
@@ -363,18 +365,34 @@ def hand_window_close(*, hand_id: int, version: int) -> HandChange | None:
     return _act(room, hand, seats, *silent)
 
 
-@transaction.atomic
 def hand_act_for(*, hand_id: int, seat: int, version: int, reason: str) -> HandChange | None:
-    """Act for a seat with the room's 托管 policy (`engine.autoplay`).
+    """Act for a seat with the room's 托管 level (`rooms.levels`, room option ``trustee_level``).
 
     For timers of bids and plays (`reason="timeout"`: the seat's deadline passed, so it
     enters 托管; a declaration deadline is `hand_window_close`'s) and for
     seats already under 托管 (`reason="trustee"`). A no-op returning None when the hand
     moved past `version`, has ended, the seat is not awaited, or (for "trustee") 托管 was
     turned off meanwhile — so a late or duplicated timer message is harmless.
+
+    The level decides first, from the hand as read, with no lock held and outside any
+    transaction of ours (a search spends `BOT_SEARCH_SECONDS`: the table must not wait
+    for it); the move is then stored only if the hand is still at `version`.
     """
     if reason not in ACT_FOR_REASONS:
         raise ServiceError("bad_reason", f"reason must be one of {', '.join(ACT_FOR_REASONS)}.")
+    hand = Hand.objects.select_related("room").filter(pk=hand_id).first()
+    if hand is None or not hand.running or hand.version != version or seat not in engine.actors(hand.state):
+        return None
+    if reason == "trustee" and not Seat.objects.filter(room_id=hand.room_id, index=seat, trustee=True).exists():
+        return None
+    level = hand.room.options.get("trustee_level", DEFAULT_TRUSTEE_LEVEL)
+    action = levels.decide(hand.state, seat, level, search_seconds=settings.BOT_SEARCH_SECONDS)
+    return _act_for(hand_id=hand_id, seat=seat, version=version, reason=reason, action=action)
+
+
+@transaction.atomic
+def _act_for(*, hand_id: int, seat: int, version: int, reason: str, action: dict) -> HandChange | None:
+    """Store ``action``, decided for ``seat`` at ``version``, if the hand is still there."""
     try:
         room, hand, seats = lock_table_of_hand(hand_id)
     except ServiceError:
@@ -391,6 +409,4 @@ def hand_act_for(*, hand_id: int, seat: int, version: int, reason: str) -> HandC
         telemetry.trustee_entered("timeout")
         notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=True, locked=mine.trustee_locked,
                             entries=mine.trustee_entries)
-    policy = room.options.get("trustee_policy", "baseline")
-    action = engine.autoplay(hand.state, seat, policy)
     return _act(room, hand, seats, action, by_trustee=True)

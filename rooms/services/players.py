@@ -8,6 +8,7 @@ from django.db.models import Q
 
 from baohuang.errors import ServiceError
 from rooms import names
+from rooms.levels import DEFAULT_BOT_LEVEL, LEVELS
 from rooms.models import Player
 
 NICKNAME_MAX = 20
@@ -41,9 +42,10 @@ def _check_guest_nickname(nickname: str) -> None:
                            {"why": "look_alike"})
 
 
-def _new_player(*, prefix: str, display_name: str, is_bot: bool) -> Player:
+def _new_player(*, prefix: str, display_name: str, is_bot: bool, bot_level: str = "") -> Player:
     # The username is only an internal unique handle; people see display_name.
-    player = Player(username=f"{prefix}-{secrets.token_hex(6)}", display_name=display_name, is_bot=is_bot)
+    player = Player(username=f"{prefix}-{secrets.token_hex(6)}", display_name=display_name, is_bot=is_bot,
+                    bot_level=bot_level)
     player.set_unusable_password()
     player.save()
     return player
@@ -58,7 +60,10 @@ def player_guest(*, nickname: str) -> Player:
 
 
 @transaction.atomic
-def player_bot(*, number: int) -> Player:
-    """A bot player (seated only in rooms that allow bots), stored by its number alone:
-    its name is worded per language where it is shown (`rooms.models.shown_name`)."""
-    return _new_player(prefix="bot", display_name=str(int(number)), is_bot=True)
+def player_bot(*, number: int, level: str = DEFAULT_BOT_LEVEL) -> Player:
+    """A bot player of ``level`` (rooms.levels; seated only in rooms that allow bots),
+    stored by its number alone: its name is worded per language where it is shown
+    (`rooms.models.shown_name`)."""
+    if level not in LEVELS:
+        raise ServiceError("bad_level", f"A bot's level is one of {', '.join(LEVELS)}.")
+    return _new_player(prefix="bot", display_name=str(int(number)), is_bot=True, bot_level=level)

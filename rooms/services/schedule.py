@@ -8,10 +8,13 @@ name, so the services never import the tasks that call them.
 import logging
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from baohuang import engine
+from rooms import think
+from rooms.levels import DEFAULT_TRUSTEE_LEVEL, SEARCH_LEVELS
 from rooms.models import Hand, Seat
 
 log = logging.getLogger(__name__)
@@ -34,7 +37,7 @@ def timer_needed(hand: Hand, seats: list[Seat]) -> bool:
 
 def schedule_decision(hand: Hand, seats: list[Seat] | None = None, *, arm: bool = False) -> None:
     """After commit, a decision opened on ``hand``: queue the moves of the awaited seats
-    the server plays (托管 seats and bots) after the room's pause, and, with ``arm``, the
+    the server plays (托管 seats and bots) after their think time, and, with ``arm``, the
     hand's timer for the deadline (see `timer_needed`). ``seats`` are the room's seats as
     the transaction left them (read again when not given)."""
     if not hand.running or hand.deadline is None:
@@ -44,7 +47,7 @@ def schedule_decision(hand: Hand, seats: list[Seat] | None = None, *, arm: bool 
         seats = list(Seat.objects.filter(room_id=hand.room_id).select_related("player", "room"))
     for seat in seats:
         if seat.index in actors and (seat.trustee or is_bot(seat)):
-            send("rooms.seat_move", (hand.pk, hand.version, seat.index), trustee_delay(seat.room))
+            send("rooms.seat_move", (hand.pk, hand.version, seat.index), move_countdown(hand, seat))
     if arm:
         send("rooms.decision_timeout", (hand.pk,), seconds_until(hand.deadline))
 
@@ -63,8 +66,31 @@ def send(task: str, args: tuple, countdown: float) -> None:
         log.warning("could not queue %s%r; the sweep will act instead", task, args, exc_info=True)
 
 
-def trustee_delay(room) -> float:
-    """The room's human-like pause before a 托管 or bot seat moves (seconds)."""
+def seat_level(seat: Seat) -> str:
+    """The level (rooms.levels) that plays for a bot or a seat under 托管."""
+    if is_bot(seat):
+        return seat.player.bot_level
+    return seat.room.options.get("trustee_level", DEFAULT_TRUSTEE_LEVEL)
+
+
+def move_countdown(hand: Hand, seat: Seat) -> float:
+    """Seconds until the move of a bot or 托管 ``seat`` is run: its think time (rooms.think,
+    at the room's ``trustee_delay`` pace) less the time its decision itself will take (the
+    search budget, unless the move is forced), never below 0."""
+    seconds = think.pause(hand.state, seat.index, pace=pace(seat.room), hand_id=hand.pk, version=hand.version)
+    if seat_level(seat) in SEARCH_LEVELS and not think.forced(hand.state, seat.index):
+        seconds -= settings.BOT_SEARCH_SECONDS
+    return max(0.0, seconds)
+
+
+def move_late_after(room) -> float:
+    """Seconds after a decision opened by which a bot or 托管 seat has moved unless its
+    message was lost: the longest think time or the search budget, whichever is longer."""
+    return max(think.longest(pace(room)), settings.BOT_SEARCH_SECONDS)
+
+
+def pace(room) -> float:
+    """The room's ``trustee_delay``: the pace of its bots' and 托管 seats' think time."""
     return float(room.options.get("trustee_delay", 1.0))
 
 

@@ -18,7 +18,9 @@ late, duplicated or lost message is harmless, and nothing ever needs revoking.
   seat still silent at the deadline answers with its silent choice, all at once
   (`hand_window_close`), and none of them enters 托管 (RULES §8).
 - `seat_move(hand_id, version, seat)`: a seat under 托管 (`hand_act_for(reason=
-  "trustee")`) or a bot (`bot_move`) moves, after the room's `trustee_delay`.
+  "trustee")`) or a bot (`bot_move`) moves, after its think time (rooms.think: a seeded
+  pause at the room's `trustee_delay` pace, less the search budget of a level that
+  searches). The move is decided outside any lock and applied only at ``version``.
 - `hands_sweep_overdue()`: Celery beat runs it every `baohuang.celery.SWEEP_SECONDS`
   (5 s); it acts on every decision overdue by more than `SWEEP_GRACE_SECONDS` and every
   托管 / bot move that is that late — their task was lost (a worker killed
@@ -36,7 +38,7 @@ from rooms import telemetry
 from rooms.models import Hand, Seat
 from rooms.services.bots import bot_move
 from rooms.services.hands import hand_act_for, hand_window_close
-from rooms.services.schedule import is_bot, seconds_until, send, trustee_delay
+from rooms.services.schedule import is_bot, move_late_after, seconds_until, send
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +122,7 @@ def _guarded(service, **arguments) -> bool:
 
 def _stalled_moves(now, grace):
     """(hand, seat) for each running hand awaiting a 托管 or bot seat whose move is later
-    than the room's pause plus the grace: its `seat_move` message was lost."""
+    than the longest think time (or search) plus the grace: its `seat_move` message was lost."""
     hands = (
         Hand.objects.filter(ended__isnull=True)
         .filter(Q(room__seats__trustee=True) | Q(room__seats__player__is_bot=True))
@@ -129,7 +131,7 @@ def _stalled_moves(now, grace):
     )
     for hand in hands:
         last = hand.events.order_by("-version").values_list("created", flat=True).first() or hand.started
-        if now - last < timedelta(seconds=trustee_delay(hand.room)) + grace:
+        if now - last < timedelta(seconds=move_late_after(hand.room)) + grace:
             continue
         awaited = engine.actors(hand.state)
         seats = Seat.objects.filter(room_id=hand.room_id, index__in=awaited).select_related("player")

@@ -1,4 +1,5 @@
-"""Bots: the creator fills a seat; bots play the stronger policy through Celery (issue 5)."""
+"""Bots: the creator fills a seat with a bot of a level; bots play that level's policy
+through Celery (issues 5, 18)."""
 
 import time
 
@@ -6,7 +7,8 @@ import pytest
 
 from baohuang import engine
 from baohuang.errors import ServiceError
-from rooms.services.bots import BOT_POLICY, seat_add_bot
+from rooms.levels import LEVELS, POLICY
+from rooms.services.bots import bot_move, seat_add_bot
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, seat_ready, seat_take
 from rooms.tasks import seat_move
@@ -14,12 +16,14 @@ from rooms.tests.worker import celery_workers, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
 
 
-def bot_room(preset="lianzhong", *, bots=4, **options):
+def bot_room(preset="lianzhong", *, bots=4, levels=(), **options):
+    """alice in seat 0 and ``bots`` bots, of ``levels`` in turn (default 普通 normal)."""
     alice = player_guest(nickname="alice")
     room = room_create(creator=alice, name="bots", preset=preset, options=options)
     seat_take(room_id=room.pk, player=alice, index=0)
-    for _ in range(bots):
-        seat_add_bot(room_id=room.pk, by=alice)
+    for number in range(bots):
+        level = {"level": levels[number % len(levels)]} if levels else {}
+        seat_add_bot(room_id=room.pk, by=alice, **level)
     return room, alice
 
 
@@ -35,6 +39,27 @@ def test_the_creator_fills_an_empty_seat_with_a_labelled_bot():
     assert seat.player.is_bot and seat.player.display_name == "1"  # worded per language: 机器人 1 / Bot 1
     second = seat_add_bot(room_id=room.pk, by=alice)
     assert second.index == 0 and second.player.display_name == "2"  # the lowest free seat, the next number
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_bot_is_added_at_the_level_chosen(level):
+    alice = player_guest(nickname="alice")
+    room = room_create(creator=alice, name="bots", preset="classic")
+    seat = seat_add_bot(room_id=room.pk, by=alice, level=level)
+    assert Player.objects.get(pk=seat.player_id).bot_level == level
+
+
+@pytest.mark.django_db
+def test_a_bot_is_normal_unless_chosen_and_an_unknown_level_is_refused():
+    alice = player_guest(nickname="alice")
+    room = room_create(creator=alice, name="bots", preset="classic")
+    assert seat_add_bot(room_id=room.pk, by=alice).player.bot_level == "normal"  # 普通
+    bots_before = Player.objects.filter(is_bot=True).count()
+    with pytest.raises(ServiceError) as error:
+        seat_add_bot(room_id=room.pk, by=alice, level="grandmaster")
+    assert error.value.code == "bad_level"
+    assert Player.objects.filter(is_bot=True).count() == bots_before
 
 
 @pytest.mark.django_db
@@ -71,21 +96,41 @@ def test_a_full_room_refuses_a_bot_and_keeps_no_bot_player():
 # --- a bot's move -----------------------------------------------------------------------------
 
 
-@pytest.mark.django_db
-def test_a_bot_plays_the_strong_policys_move_and_ignores_a_stale_version():
-    room, alice = bot_room("qingdao")
+def bots_turn(level: str, preset: str = "qingdao"):
+    """A dealt hand of alice and four bots of ``level``, at a decision a bot takes."""
+    room, alice = bot_room(preset, levels=(level,))
     hand = seat_ready(room_id=room.pk, player=alice)  # bots are always ready
     seat = engine.actors(hand.state)[0]
     if seat == 0:  # alice decides first: let her accept, so a bot is awaited next
         hand_act(hand_id=hand.pk, seat=0, action={"type": "accept"}, expected_version=0)
         hand.refresh_from_db()
         seat = [s for s in engine.actors(hand.state) if s != 0][0]
-    expected = engine.autoplay(hand.state, seat, BOT_POLICY)
+    return hand, seat
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("level", ["novice", "normal"])
+def test_a_bot_plays_its_levels_move_and_ignores_a_stale_version(level):
+    hand, seat = bots_turn(level)
+    expected = engine.autoplay(hand.state, seat, POLICY[level])
     assert seat_move(hand.pk, hand.version + 7, seat) == "moved"  # not the version now
     assert seat_move(hand.pk, hand.version, seat) == "acted:trustee"  # the task a bot's turn queues
     event = HandEvent.objects.get(hand=hand, version=hand.version + 1)
     assert event.action == expected and not event.by_trustee
     assert seat_move(hand.pk, hand.version + 1, 0) == "moved"  # alice is no bot, nor under 托管
+
+
+@pytest.mark.django_db
+def test_a_decision_the_hand_moved_past_while_the_bot_thought_is_not_applied():
+    # The task read the hand at version v and decided from it; meanwhile the hand moved
+    # on (here: the bot's own move, stored by another message). The version fence refuses
+    # the late move, whatever it is.
+    hand, seat = bots_turn("normal")
+    read_at_v = Hand.objects.get(pk=hand.pk)
+    assert seat_move(hand.pk, hand.version, seat) == "acted:trustee"
+    bot = Seat.objects.select_related("player").get(room_id=hand.room_id, index=seat)
+    assert bot_move(hand=read_at_v, seat=bot, version=read_at_v.version) is None
+    assert HandEvent.objects.filter(hand=hand, version__gt=read_at_v.version).count() == 1
 
 
 # --- a table of bots, with a real worker ------------------------------------------------------
@@ -122,7 +167,9 @@ def play_own_turns(hand_ids: list[int], seat: int, *, seconds: float) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_one_human_and_four_bots_play_a_complete_hand_of_each_preset(worker):
-    rooms = {preset: bot_room(preset, trustee_delay=0) for preset in ("classic", "lianzhong", "qingdao")}
+    rooms = {preset: bot_room(preset, levels=("novice", "normal"), trustee_delay=0)
+             for preset in ("classic", "lianzhong", "qingdao")}
+    policies = {1: "baseline", 2: "strong", 3: "baseline", 4: "strong"}  # seat → its bot's level's policy
     started = [seat_ready(room_id=room.pk, player=alice).pk for room, alice in rooms.values()]
     play_own_turns(started, 0, seconds=100)
 
@@ -132,9 +179,9 @@ def test_one_human_and_four_bots_play_a_complete_hand_of_each_preset(worker):
         events = list(hand.events.order_by("version"))
         assert not any(event.by_trustee for event in events)  # nobody timed out or entered 托管
         state = engine.new_hand(preset, hand.seed, options=hand.options, tribute=tuple(hand.tribute))
-        for event in events:  # every bot move is the strong policy's choice, in its turn
+        for event in events:  # every bot move is its level's choice, in its turn
             if event.seat != 0:
-                assert event.action == engine.autoplay(state, event.seat, BOT_POLICY), preset
+                assert event.action == engine.autoplay(state, event.seat, policies[event.seat]), preset
             state, _ = engine.apply(state, event.action)
         assert LedgerEntry.objects.filter(hand=hand).count() == 5
         room.refresh_from_db()

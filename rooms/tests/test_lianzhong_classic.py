@@ -19,7 +19,7 @@ def test_the_room_form_offers_it_and_the_lobby_names_it_in_chinese(client, alice
     assert f'value="{PRESET}"' in form and "联众经典" in form
     response = client.post(reverse("rooms:room_new"), {
         "name": "经典桌", "preset": PRESET, "timer_play": 30, "timer_bid": 12, "timer_declare": 10,
-        "hold_sixes": "on", "grab_solo": "on", "trustee_policy": "baseline", "allow_bots": "on",
+        "hold_sixes": "on", "grab_solo": "on", "trustee_level": "novice", "allow_bots": "on",
         "allow_spectators": "on", "trustee_delay": "0.5", "bots": 0})
     room = Room.objects.get()
     assert response.status_code == 302 and room.preset == PRESET

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def room_post(**overrides):
     data = {"name": "alice's table", "preset": "lianzhong", "timer_play": 30, "timer_bid": 12,
-            "timer_declare": 10, "hold_sixes": "on", "trustee_policy": "strong", "allow_bots": "on",
+            "timer_declare": 10, "hold_sixes": "on", "trustee_level": "expert", "allow_bots": "on",
             "allow_spectators": "on", "trustee_delay": "0.5", "bots": 0}
     data.update(overrides)
     return {key: value for key, value in data.items() if value is not None}
@@ -76,7 +76,7 @@ def test_new_room_takes_preset_and_options_and_seats_its_creator(client, alice):
     assert room.preset == "lianzhong" and room.creator == alice
     assert room.options["timers"] == {"play": 30, "bid": 12, "declare": 10}
     assert room.options["hold_sixes"] is True and room.options["grab_solo"] is False
-    assert room.options["trustee_policy"] == "strong" and room.options["trustee_delay"] == 0.5
+    assert room.options["trustee_level"] == "expert" and room.options["trustee_delay"] == 0.5
     assert Seat.objects.get(room=room, index=0).player == alice
 
 

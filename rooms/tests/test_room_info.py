@@ -30,11 +30,11 @@ def signed_in(player) -> Client:
 
 def test_the_settings_shown_are_the_rooms_options_and_only_those_its_preset_has(full_table):
     lianzhong = full_table("lianzhong", timers={"play": 30, "bid": 12, "declare": 6}, grab_solo=True,
-                           card_counter=False, trustee_policy="strong", allow_spectators=False, public_records=True)
+                           card_counter=False, trustee_level="expert", allow_spectators=False, public_records=True)
     with translation.override("en"):
         shown = settings_of(lianzhong)
     assert shown == {"preset": "Lianzhong 皇保保皇", "timer_play": "30s", "timer_bid": "12s", "timer_declare": "6s",
-                     "ready_time": "30s", "hold_sixes": "On", "grab_solo": "On", "card_counter": "Off", "trustee_policy": "Stronger",
+                     "ready_time": "30s", "hold_sixes": "On", "grab_solo": "On", "card_counter": "Off", "trustee_level": "Expert",
                      "trustee_delay": "1s", "allow_bots": "On", "allow_spectators": "Off", "public_records": "On"}
 
 

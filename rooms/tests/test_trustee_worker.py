@@ -124,13 +124,13 @@ def test_a_player_who_leaves_mid_hand_is_played_for_to_the_end(worker):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("policy, lead", [("baseline", "7S"), ("strong", "KS KH")])
-def test_the_room_chooses_the_policy_that_plays_for_a_timed_out_seat(policy, lead):
-    # Nobody else holds two cards: the strong policy keeps the lead with K K, the baseline
-    # plays its smallest single.
+@pytest.mark.parametrize("level, lead", [("novice", "7S"), ("normal", "KS KH")])
+def test_the_rooms_trustee_level_plays_for_a_timed_out_seat(level, lead):
+    # Nobody else holds two cards: the strong policy (普通) keeps the lead with K K, the
+    # baseline (入门) plays its smallest single.
     alice = player_guest(nickname="alice")
     room = room_create(creator=alice, name="托管", preset="lianzhong",
-                       options={"hold_sixes": False, "trustee_policy": policy})
+                       options={"hold_sixes": False, "trustee_level": level})
     seat_take(room_id=room.pk, player=alice, index=0)
     for _ in range(4):
         seat_add_bot(room_id=room.pk, by=alice)

@@ -39,13 +39,20 @@ function badges(ctx, index, v, seat) {
   if (v && roles.guard === index && roles.emperor !== index) badge("guard", T.guard, T.guardTitle);
   if (v && roles.solo && roles.emperor === index) badge("solo", T.solo, T.soloTitle);
   if (v && v.hoes.includes(index)) badge("hoe", T.hoe, T.hoeTitle);
-  if (seat.trustee) badge("trustee", T.trusteeBadge, seat.trustee_locked ? T.trusteeLocked : T.trustee);
+  if (seat.player.level) badge("level", T.levels[seat.player.level] || "", T.levelTitle);
+  if (seat.trustee) badge("trustee", T.trusteeBadge, seat.trustee_locked ? T.trusteeLocked : trusteeTitle(ctx));
   if (seat.left) badge("left", T.left);
   if (seat.ready && !running(ctx.store)) badge("ready", T.readyBadge, T.readyTitle);
   const place = v ? v.places.indexOf(index) : -1;
   if (place >= 0) badge("place", T.places[place]);
   for (const entry of v ? v.declared.filter((e) => e.seat === index) : []) badge("declared", T.declared[entry.what] || "");
   return list;
+}
+
+// The 托管 badge's title names the room's 托管 level (room option trustee_level).
+function trusteeTitle({ store, T }) {
+  const level = store.room && store.room.options && store.room.options.trustee_level;
+  return level ? `${T.trustee} · ${fmt(T.trusteeLevel, { level: T.levels[level] || "" })}` : T.trustee;
 }
 
 function seatContent(ctx, index, v, turn) {
@@ -91,12 +98,24 @@ function emptySeat(ctx, index) {
   if (between && config.player && config.creator === config.player && config.allowBots) {
     nodes.push(el("form", { method: "post", action: config.botUrl, class: "inline" },
       el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
+      el("input", { type: "hidden", name: "seat", value: index }),
+      levelChoice(T),
       el("button", { type: "submit", class: "small", dataset: { action: "bot" }, text: T.addBot })));
   }
   if (!config.player && index === seatAt(store, 0)) {
     nodes.push(el("a", { href: `${config.lobbyUrl}?next=${location.pathname}`, text: T.signInToSit }));
   }
   return nodes;
+}
+
+// The new bot's level (入门 / 普通 / 高手): 普通 first, then the last one chosen (the seats
+// are drawn again on every frame).
+let botLevel = "normal";
+function levelChoice(T) {
+  return el("select", { name: "level", class: "small", "aria-label": T.levelTitle,
+    onchange: (event) => { botLevel = event.target.value; } },
+  ...Object.entries(T.levels).map(([level, label]) =>
+    el("option", { value: level, text: label, selected: level === botLevel })));
 }
 
 function csrfToken() {

@@ -1,0 +1,28 @@
+"""Bot and 托管 levels (issue 18): 入门 novice, 普通 normal, 高手 expert.
+
+A level names the engine policy that decides for a seat the server plays: a bot (its
+`Player.bot_level`, chosen when the bot is added) or a seat under 托管 (the room's
+``trustee_level`` option). The labels people read are in `rooms.table_text` (the table)
+and `rooms.forms` (the lobby), both from `LABELS`.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+from baohuang import engine
+
+LEVELS = ("novice", "normal", "expert")
+POLICY = {"novice": "baseline", "normal": "strong", "expert": "search"}
+SEARCH_LEVELS = frozenset({"expert"})  # levels whose decision spends the search budget
+LABELS = {"novice": _("Novice"), "normal": _("Normal"), "expert": _("Expert")}  # 入门, 普通, 高手
+DEFAULT_BOT_LEVEL = "normal"
+DEFAULT_TRUSTEE_LEVEL = "novice"  # RULES §8: the baseline policy plays for a seat that timed out
+
+
+def decide(state: dict, seat: int, level: str, *, search_seconds: float) -> dict:
+    """The action ``level``'s policy takes for ``seat`` (always legal); the search level
+    thinks for at most ``search_seconds``. Pure and slow at the search level: call it
+    outside any transaction, then apply the action fenced by the version it was read at."""
+    policy = POLICY[level]
+    if level in SEARCH_LEVELS:
+        return engine.autoplay(state, seat, policy, budget=search_seconds)
+    return engine.autoplay(state, seat, policy)
