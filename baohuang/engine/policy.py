@@ -32,15 +32,16 @@ from .state import actors, hidden_identities
 TWO_VALUE = RANKS.index("2")
 
 
-def autoplay(state: dict, seat: int, policy: str = "baseline") -> dict:
+def autoplay(state: dict, seat: int, policy: str = "baseline", **options) -> dict:
     """The ``policy``'s action for ``seat``; raises ValueError for an unknown policy name
-    and IllegalAction (``not_your_turn`` / ``hand_over``) when no decision is awaited."""
+    and IllegalAction (``not_your_turn`` / ``hand_over``) when no decision is awaited.
+    ``options`` go to the policy (the search's ``budget``, ``iterations``, ``seed``)."""
     choose = policy_named(policy)
     if state["phase"] in ("ended", "void"):
         raise IllegalAction("hand_over", "this hand is over")
     if seat not in actors(state):
         raise IllegalAction("not_your_turn", f"seat {seat} has no decision to take now")
-    return choose(state, seat)
+    return choose(state, seat, **options)
 
 
 def baseline(state: dict, seat: int) -> dict:

@@ -4,15 +4,18 @@ through Celery (issues 5, 18)."""
 import time
 
 import pytest
+from django.db import transaction
 
 from baohuang import engine
 from baohuang.errors import ServiceError
+from rooms import think
 from rooms.levels import LEVELS, POLICY
-from rooms.services.bots import bot_move, seat_add_bot
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, seat_ready, seat_take
+from rooms.services.bots import bot_move, seat_add_bot
+from rooms.services.schedule import schedule_decision
 from rooms.tasks import seat_move
-from rooms.tests.worker import celery_workers, worker  # noqa: F401  (fixtures)
+from rooms.tests.worker import SEARCH_SECONDS, celery_workers, wait_for, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
 
 
@@ -202,3 +205,44 @@ def test_the_migration_keeps_only_the_number_of_an_old_mixed_language_bot_name()
     old.refresh_from_db()
     person.refresh_from_db()
     assert old.display_name == "3" and person.display_name == "Bot 3 (机器人)"
+
+
+# lianzhong, emperor 0 and guard 2 (SJ*): a dozen moves to the end.
+SHORT_DEAL = ["BJ* 9S 6D QS", "6C 8H KD", "SJ* KC JC", "7C TC 8D", "TS JD 9H"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bots_of_every_level_play_out_a_hand_in_the_worker_each_after_its_think_time(worker):
+    # Five bots, 高手 ones among them: the worker plays the whole hand. Each move comes no
+    # sooner than its think time at the room's pace (rooms.think), counted from the move
+    # before; a 高手 move also takes its search, which the think time already covers.
+    pace = 0.4
+    alice = player_guest(nickname="alice")
+    room = room_create(creator=alice, name="bots", preset="lianzhong",
+                       options={"hold_sixes": False, "trustee_delay": pace})
+    for index, level in enumerate(("expert", "novice", "normal", "expert", "normal")):
+        seat_add_bot(room_id=room.pk, by=alice, index=index, level=level)
+    with transaction.atomic():  # the deal is replaced in the transaction that dealt it
+        hand = hand_start(room_id=room.pk)
+        state = engine.state_from_hands("lianzhong", SHORT_DEAL, emperor=0, guard=2, options={"hold_sixes": False})
+        Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+    hand.refresh_from_db()
+    schedule_decision(hand)  # what the random deal queued may play the first move: not timed below
+    wait_for(lambda: Hand.objects.filter(pk=hand.pk, ended__isnull=False).exists(), seconds=60)
+
+    events = list(hand.events.order_by("version"))
+    assert len(events) >= 10 and not any(event.by_trustee for event in events)
+    level_of = {0: "expert", 1: "novice", 2: "normal", 3: "expert", 4: "normal"}
+    before = Hand.objects.get(pk=hand.pk).started
+    for event in events:
+        state_then = state
+        pause = think.pause(state_then, event.seat, pace=pace, hand_id=hand.pk, version=event.version - 1)
+        if level_of[event.seat] != "expert":
+            assert event.action == engine.autoplay(state_then, event.seat, POLICY[level_of[event.seat]])
+        waited = (event.created - before).total_seconds()
+        searched = level_of[event.seat] == "expert" and not think.forced(state_then, event.seat)
+        early = SEARCH_SECONDS / 2 if searched else 0.02  # a search may stop short of its budget
+        assert event.version == 1 or waited >= pause - early, (event.version, waited, pause)
+        state, _ = engine.apply(state, event.action)
+        before = event.created
+    assert Hand.objects.get(pk=hand.pk).phase == Hand.Phase.ENDED

@@ -29,6 +29,7 @@ from baohuang.celery import app
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_SECONDS = 30
+SEARCH_SECONDS = 0.2  # the worker's BOT_SEARCH_SECONDS: the 高手 level thinks this long
 
 
 def database_url() -> str:
@@ -50,7 +51,8 @@ class Worker:
     def start(self) -> "Worker":
         env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.CELERY_BROKER_URL,
                "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue,
-               "LOG_LEVEL": "DEBUG"}  # tests read the per-task lines (logged at DEBUG only)
+               "LOG_LEVEL": "DEBUG",  # tests read the per-task lines (logged at DEBUG only)
+               "BOT_SEARCH_SECONDS": str(SEARCH_SECONDS)}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "baohuang", "worker", "-B",
              "--pool", "threads", "--concurrency", "4", "--loglevel", "INFO", "--hostname", f"timers-{uuid.uuid4().hex[:8]}@%h",

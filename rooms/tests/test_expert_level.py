@@ -1,0 +1,104 @@
+"""The 高手 (expert) level: the search decides in the task that runs the move, within
+`BOT_SEARCH_SECONDS`, with no lock held, and a move the hand left behind meanwhile is
+never stored (issue 18). A bot at that level, and a 托管 seat of a room at that level.
+
+The deal is a short position written in RULES §1 notation, put in place of the random
+deal right after `hand_start` (test-only): seat 0 leads with several choices.
+"""
+
+import threading
+import time
+
+import pytest
+
+from baohuang import engine
+from rooms import levels
+from rooms.models import Hand, HandEvent, Seat
+from rooms.services import hand_act, hand_act_for, hand_start, player_guest, room_create, seat_take, trustee_set
+from rooms.services.bots import seat_add_bot
+from rooms.services.timers import seat_move
+
+BUDGET = 0.3
+# lianzhong, emperor 0 and guard 2 (SJ*): seat 0 leads, and may lead a pair or a single.
+POSITION = ["BJ* KS KH 7S 9D", "6C 8H", "SJ* KC", "7C TC", "TS JD"]
+
+
+def expert_table(*, seat_zero: str):
+    """A lianzhong room at POSITION with seat 0 an expert bot (``seat_zero="bot"``) or
+    alice under 托管 in a room whose 托管 level is expert (``"trustee"``); normal bots
+    in the other seats, moving at once."""
+    alice = player_guest(nickname="alice")
+    room = room_create(creator=alice, name="高手", preset="lianzhong",
+                       options={"hold_sixes": False, "trustee_level": "expert", "trustee_delay": 0})
+    if seat_zero == "bot":
+        seat_add_bot(room_id=room.pk, by=alice, index=0, level="expert")
+    else:
+        seat_take(room_id=room.pk, player=alice, index=0)
+    for index in range(1, 5):
+        seat_add_bot(room_id=room.pk, by=alice, index=index)
+    hand = hand_start(room_id=room.pk)
+    state = engine.state_from_hands("lianzhong", POSITION, emperor=0, guard=2, options={"hold_sixes": False})
+    Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+    if seat_zero == "trustee":
+        trustee_set(room_id=room.pk, seat=0, on=True, player=alice)
+    hand.refresh_from_db()
+    assert len(engine.legal_actions(hand.state, 0)) > 1  # a real choice: the search thinks
+    return room, hand, alice
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seat_zero", ["bot", "trustee"])
+def test_the_expert_level_searches_in_the_task_for_its_budget(seat_zero, settings):
+    settings.BOT_SEARCH_SECONDS = BUDGET
+    room, hand, _alice = expert_table(seat_zero=seat_zero)
+    started = time.monotonic()
+    assert seat_move(hand_id=hand.pk, version=hand.version, seat=0) == "acted:trustee"
+    took = time.monotonic() - started
+    event = HandEvent.objects.get(hand=hand, version=hand.version + 1)
+    assert event.seat == 0 and event.action in engine.legal_actions(hand.state, 0)
+    assert event.by_trustee == (seat_zero == "trustee")
+    # It searched (the other levels answer in milliseconds), and no longer than its budget
+    # (plus the write, with room for a loaded machine).
+    assert BUDGET / 2 <= took <= BUDGET + 1.5, took
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_slow_decision_holds_no_lock_and_a_move_made_meanwhile_wins(settings, monkeypatch):
+    # alice is under 托管 at the expert level; while the search thinks she takes 托管 off
+    # and plays herself. Her move is not held up by the search, and the search's move,
+    # decided at the version she moved past, is never stored.
+    settings.BOT_SEARCH_SECONDS = 1.5
+    room, hand, alice = expert_table(seat_zero="trustee")
+    searching = threading.Event()
+    decide = levels.decide
+
+    def observed(*args, **kwargs):
+        searching.set()
+        return decide(*args, **kwargs)
+
+    monkeypatch.setattr(levels, "decide", observed)
+    outcome = {}
+
+    def trustee_move():
+        try:
+            outcome["change"] = hand_act_for(hand_id=hand.pk, seat=0, version=hand.version, reason="trustee")
+        finally:
+            from django.db import connection
+
+            connection.close()
+
+    thread = threading.Thread(target=trustee_move)
+    thread.start()
+    assert searching.wait(10)
+    started = time.monotonic()
+    trustee_set(room_id=room.pk, seat=0, on=False, player=alice)
+    hand_act(hand_id=hand.pk, seat=0, action={"type": "play", "cards": "7S"}, expected_version=hand.version,
+             player=alice)
+    own_move = time.monotonic() - started
+    thread.join(20)
+    assert not thread.is_alive()
+    assert outcome["change"] is None  # the search's move came too late: not stored
+    events = list(HandEvent.objects.filter(hand=hand).order_by("version"))
+    assert [(event.seat, event.action["cards"], event.by_trustee) for event in events] == [(0, "7S", False)]
+    assert own_move < 1.0, own_move  # the room was not locked for the search's 1.5 s
+    assert not Seat.objects.get(room=room, index=0).trustee
