@@ -11,7 +11,7 @@ from baohuang.errors import ServiceError
 from rooms import think
 from rooms.levels import LEVELS, POLICY
 from rooms.models import Hand, HandEvent, Player, Room, Seat
-from rooms.services import hand_act, hand_start, player_guest, room_create, seat_ready, seat_take
+from rooms.services import hand_act, player_guest, room_create, seat_ready, seat_take
 from rooms.services.bots import bot_move, seat_add_bot
 from rooms.services.schedule import schedule_decision
 from rooms.tasks import seat_move
@@ -220,10 +220,12 @@ def test_bots_of_every_level_play_out_a_hand_in_the_worker_each_after_its_think_
     alice = player_guest(nickname="alice")
     room = room_create(creator=alice, name="bots", preset="lianzhong",
                        options={"hold_sixes": False, "trustee_delay": pace})
-    for index, level in enumerate(("expert", "novice", "normal", "expert", "normal")):
+    levels = ("expert", "novice", "normal", "expert", "normal")
+    for index, level in enumerate(levels[:4]):
         seat_add_bot(room_id=room.pk, by=alice, index=index, level=level)
-    with transaction.atomic():  # the deal is replaced in the transaction that dealt it
-        hand = hand_start(room_id=room.pk)
+    with transaction.atomic():  # the fifth bot deals (bots are always ready); the deal is replaced at once
+        seat_add_bot(room_id=room.pk, by=alice, index=4, level=levels[4])
+        hand = Hand.objects.get(room=room)
         state = engine.state_from_hands("lianzhong", SHORT_DEAL, emperor=0, guard=2, options={"hold_sixes": False})
         Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
     hand.refresh_from_db()
@@ -232,7 +234,7 @@ def test_bots_of_every_level_play_out_a_hand_in_the_worker_each_after_its_think_
 
     events = list(hand.events.order_by("version"))
     assert len(events) >= 10 and not any(event.by_trustee for event in events)
-    level_of = {0: "expert", 1: "novice", 2: "normal", 3: "expert", 4: "normal"}
+    level_of = dict(enumerate(levels))
     before = Hand.objects.get(pk=hand.pk).started
     for event in events:
         state_then = state
