@@ -22,12 +22,11 @@ from tests.live import ROOT, free_port
 
 MAX_LINES = 40
 SETUP = """
-from rooms.services import hand_start, player_bot, player_guest, room_create, seat_take
+from rooms.services import player_bot, player_guest, room_create, seat_take
 creator = player_guest(nickname="operator")
 room = room_create(creator=creator, name="bots", preset="classic", options={"trustee_delay": 0})
-for number in range(5):
+for number in range(5):  # bots are always ready: the fifth one's seat deals the hand
     seat_take(room_id=room.pk, player=player_bot(number=number + 1))
-hand_start(room_id=room.pk)
 """
 
 

@@ -5,6 +5,7 @@ from django.utils import timezone
 from baohuang import engine
 from rooms.models import Hand, Room, Seat
 from rooms.services import hand_act, hand_act_for, hand_start
+from rooms.services.common import running_hand
 from scoring.services import hand_score
 
 
@@ -37,9 +38,10 @@ def actions_of(hand: Hand) -> list[dict]:
 
 
 def finished_by_engine(room) -> Hand:
-    """Deal a hand and score it as `rooms.services` does at its end, the moves made by the
-    engine alone (playing every move through the services takes half a minute a hand)."""
-    hand = hand_start(room_id=room.pk)
+    """Deal a hand (or take the one five bots dealt as the fifth sat down: bots are always
+    ready) and score it as `rooms.services` does at its end, the moves made by the engine
+    alone (playing every move through the services takes half a minute a hand)."""
+    hand = running_hand(room) or hand_start(room_id=room.pk)
     state = hand.state
     while engine.result(state) is None:
         state, _ = engine.apply(state, engine.autoplay(state, engine.actors(state)[0]))
