@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from rooms.levels import LEVELS
+from rooms.levels import DEFAULT_BOT_LEVEL, LEVELS
 from rooms.options import DEFAULTS as DEFAULT_OPTIONS
 
 SEATS = 5
@@ -38,6 +38,12 @@ class Player(AbstractUser):
 
     def __str__(self) -> str:
         return shown_name(name=self.display_name or self.username, bot=self.is_bot)
+
+    @property
+    def level(self) -> str:
+        """The level a bot plays at: a bot made without one (say in the admin) plays the
+        default bot level."""
+        return self.bot_level or DEFAULT_BOT_LEVEL
 
 
 def shown_name(*, name: str, bot: bool) -> str:

@@ -19,7 +19,8 @@ def seat_record(seat: Seat) -> dict:
     player = seat.player
     return {
         "index": seat.index,
-        "player": None if player is None else {**player_record(player), "level": player.bot_level or None},
+        "player": None if player is None else {**player_record(player),
+                                               "level": player.level if player.is_bot else None},
         "online": seat.online,
         "trustee": seat.trustee,
         "trustee_locked": seat.trustee_locked,

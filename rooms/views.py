@@ -65,7 +65,7 @@ def _bot_levels(room_ids: list[int]) -> dict[int, list[dict]]:
     """Room → its seated bots by level (label and count, 入门 first), for the room list."""
     found = {}
     for room_id, level in selectors.bot_levels(room_ids):
-        found.setdefault(room_id, Counter())[level] += 1
+        found.setdefault(room_id, Counter())[level or DEFAULT_BOT_LEVEL] += 1
     labels = dict(LEVEL_CHOICES)
     return {room_id: [{"level": level, "label": labels[level], "count": counts[level]}
                       for level in labels if counts[level]] for room_id, counts in found.items()}

@@ -52,7 +52,7 @@ def bot_move(*, hand: Hand, seat: Seat, version: int):
         return None
     if seat.player_id is None or not seat.player.is_bot:
         return None
-    action = levels.decide(hand.state, seat.index, seat.player.bot_level,
+    action = levels.decide(hand.state, seat.index, seat.player.level,
                            search_seconds=settings.BOT_SEARCH_SECONDS)
     try:
         return hand_act(hand_id=hand.pk, seat=seat.index, action=action, expected_version=version,

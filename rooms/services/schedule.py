@@ -69,7 +69,7 @@ def send(task: str, args: tuple, countdown: float) -> None:
 def seat_level(seat: Seat) -> str:
     """The level (rooms.levels) that plays for a bot or a seat under 托管."""
     if is_bot(seat):
-        return seat.player.bot_level
+        return seat.player.level
     return seat.room.options.get("trustee_level", DEFAULT_TRUSTEE_LEVEL)
 
 

@@ -9,8 +9,9 @@ from django.db import transaction
 from baohuang import engine
 from baohuang.errors import ServiceError
 from rooms import think
-from rooms.levels import LEVELS, POLICY
+from rooms.levels import DEFAULT_BOT_LEVEL, LEVELS, POLICY
 from rooms.models import Hand, HandEvent, Player, Room, Seat
+from rooms.records import seat_record
 from rooms.services import hand_act, player_guest, room_create, seat_ready, seat_take
 from rooms.services.bots import bot_move, seat_add_bot
 from rooms.services.schedule import schedule_decision
@@ -121,6 +122,17 @@ def test_a_bot_plays_its_levels_move_and_ignores_a_stale_version(level):
     event = HandEvent.objects.get(hand=hand, version=hand.version + 1)
     assert event.action == expected and not event.by_trustee
     assert seat_move(hand.pk, hand.version + 1, 0) == "moved"  # alice is no bot, nor under 托管
+
+
+@pytest.mark.django_db
+def test_a_bot_stored_without_a_level_plays_and_is_listed_at_the_default_level():
+    hand, seat = bots_turn("novice")
+    Player.objects.filter(is_bot=True).update(bot_level="")  # as a bot made in the admin
+    expected = engine.autoplay(hand.state, seat, POLICY[DEFAULT_BOT_LEVEL])
+    assert seat_move(hand.pk, hand.version, seat) == "acted:trustee"
+    assert HandEvent.objects.get(hand=hand, version=hand.version + 1).action == expected
+    bot = Seat.objects.get(room=hand.room, index=seat)
+    assert seat_record(bot)["player"]["level"] == DEFAULT_BOT_LEVEL
 
 
 @pytest.mark.django_db
