@@ -6,12 +6,13 @@ perfect-information Monte Carlo (PIMC): it samples worlds consistent with the vi
 (`determinize.sample`: the unseen cards dealt to the other seats in their counts, the
 roles as the seat may know them), plays every candidate move in each world and finishes
 the hand with the fast rollout policy (`rollout`, on the compact `fastsim.Sim`), and
-keeps the rollout policy's own choice unless another candidate gains clearly more of
-its own points over the worlds (`pimc.compare`). Every candidate is tried in the same
-worlds, so the comparison is paired.
+keeps the strong policy's move (强托管, read from the view: `strong.strong_from_view`)
+unless another candidate gains clearly more of its own points over the worlds
+(`pimc.compare`). Every candidate is tried in the same worlds, so the comparison is
+paired; with no world sampled the search plays as the strong policy.
 
 Candidates (kept few, to fit the budget): the 提示 hints (one play per base rank, the
-cheapest), the rollout policy's own choice, the lowest single when leading, and pass
+cheapest), the strong policy's move, the lowest single when leading, and pass
 (and 让牌 where allowed) when following. One legal action is returned at once.
 
 Budget: by default at most ``budget`` seconds of search (1 s, on one core); with
@@ -38,8 +39,8 @@ from .fastsim import PASS, YIELD
 from .pimc import compare
 from .play import top_shape
 from .presets import PRESET
-from .rollout import choose
 from .sets import composition, legal_sets
+from .strong import strong_from_view
 
 DEFAULT_BUDGET = 1.0  # seconds per decision
 MAX_HINTS = 6  # hints kept as candidates: the cheapest ones and the two strongest
@@ -60,7 +61,7 @@ def decide(view: dict, *, budget: float = DEFAULT_BUDGET, iterations: int | None
     candidates = candidate_moves(view, legal)
     if len(candidates) == 1:
         return candidates[0][0]
-    default = _add_rollout_choice(view, candidates, sample(view, rng), legal)
+    default = _add_strong_choice(view, candidates)
 
     def worlds():
         world = sample(view, rng)
@@ -97,18 +98,17 @@ def candidate_moves(view: dict, legal: list[list[str]]) -> list[tuple[dict, obje
     return moves
 
 
-def _add_rollout_choice(view, candidates, world, legal) -> int:
-    """The index of the rollout policy's own move (chosen in ``world``) among the
-    candidates, added if it is a play not among them yet: the search's default."""
-    move = choose(world, view["seat"])
+def _add_strong_choice(view, candidates) -> int:
+    """The index of the strong policy's move (`strong.strong_from_view`) among the
+    candidates, added if it is not among them yet: the search's default."""
+    action = strong_from_view(view)
+    move = composition(action["cards"].split(), view["preset"]) if action["type"] == "play" \
+        else {"pass": PASS, "yield": YIELD}[action["type"]]
     for index, (_action, known) in enumerate(candidates):
         if known == move:
             return index
-    for cards in legal:
-        if composition(cards, view["preset"]) == move:
-            candidates.append((_play(view, cards), move))
-            return len(candidates) - 1
-    return 0
+    candidates.append((action, move))
+    return len(candidates) - 1
 
 
 def legal_plays(view: dict) -> list[list[str]]:

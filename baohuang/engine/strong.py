@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import BAOZI_VALUE, BIG_JOKER_VALUE, RANKS, SMALL_JOKER_VALUE, VALUES, build_deck
+from .cards import BAOZI, BAOZI_VALUE, BIG_JOKER_VALUE, RANKS, SMALL_JOKER_VALUE, VALUES, build_deck
 from .play import top_shape
 from .policy import baseline
 from .presets import PRESET, preset_of
@@ -63,6 +63,28 @@ def strong(state: dict, seat: int) -> dict:
 
 def _play(seat: int, cards: list[str]) -> dict:
     return {"seat": seat, "type": "play", "cards": " ".join(cards)}
+
+
+def strong_from_view(view: dict) -> dict:
+    """`strong`'s action in the play phase for ``view["seat"]``, from `views.view` (built
+    with the 记牌器) and nothing else — the search bot's default move. The other hands
+    are filled with the unseen cards in their public counts: `Sight` reads them only
+    pooled and by count, so any split of them gives the same answer."""
+    seat, roles, table = view["seat"], view["roles"], view["table"]
+    pool = [key if key in ("SJ", "BJ", BAOZI) else key + "S"  # a card of the key's tier
+            for key, count in view["counter"].items() for _ in range(max(0, count))]
+    hands, at = [], 0
+    for other, count in enumerate(view["counts"]):
+        if other == seat:
+            hands.append(list(view["hand"]))
+        else:
+            hands.append(pool[at:at + count])
+            at += count
+    state = {"phase": "playing", "preset": view["preset"], "hands": hands,
+             "six_bound": [bool(view["six_bound"]) and other == seat for other in range(5)],
+             "top": table["top"], "yielded": table["yielded"],
+             **{key: roles[key] for key in ("emperor", "guard", "solo", "revealed", "called")}}
+    return strong(state, seat)
 
 
 # --- what the seat knows ----------------------------------------------------------------------

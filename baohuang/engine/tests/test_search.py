@@ -7,7 +7,8 @@ import pytest
 
 from baohuang.engine import PRESETS, actors, apply, autoplay, check, new_hand, state_from_hands, view
 from baohuang.engine.search import decide, search
-from baohuang.engine.strong import strong
+from baohuang.engine.sets import composition
+from baohuang.engine.strong import strong, strong_from_view
 
 
 def _play_hand(preset, deal, hero, **search_options):
@@ -100,3 +101,38 @@ def test_offered_the_throne_a_strong_hand_accepts_and_a_weak_guard_card_holder_d
     weak = state_from_hands("lianzhong", ["BJ* SJ* 7S 8D 9S TH JC", "7H", "8H", "9H", "TC"],
                             options={"hold_sixes": False})
     assert search(weak, 0, iterations=12, seed=0)["type"] == "decline"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_strong_move_read_from_the_view_is_the_strong_policys(preset):
+    # The search's default move: strong's answer, from the seat's view alone.
+    state = new_hand(preset, 4, options={"card_counter": True})
+    checked = 0
+    while actors(state):
+        seat = actors(state)[0]
+        action = strong(state, seat)
+        if state["phase"] == "playing":
+            assert strong_from_view(view(state, seat)) == action
+            checked += 1
+        state, _event = apply(state, action)
+    assert checked > 20
+
+
+def test_with_no_world_sampled_the_search_plays_the_strong_move():
+    state = new_hand("qingdao", 8)
+    moves = 0
+    while actors(state):
+        seat = actors(state)[0]
+        action = strong(state, seat)
+        if state["phase"] == "playing" and seat == 3:
+            chosen = decide(view(state, seat), iterations=0, seed=1)
+            assert _move(chosen, state) == _move(action, state)
+            moves += 1
+        state, _event = apply(state, action)
+    assert moves > 5
+
+
+def _move(action, state):
+    if action["type"] != "play":
+        return action["type"]
+    return composition(action["cards"].split(), state["preset"])
