@@ -155,7 +155,8 @@ def sample(view: dict, rng: random.Random, *, declarations=None, solo=None) -> S
                passed=table["passed"], yielded=table["yielded"], places=view["places"],
                emperor=emperor, guard=guard, solo=solo,
                declarations=view["declarations"] if declarations is None else declarations,
-               bound=six_binding(view, hands), seed=rng.getrandbits(32))
+               bound=six_binding(view, hands), seed=rng.getrandbits(32),
+               revealed=roles["revealed"], marker=marker_tier(view))
 
 
 def _pick(candidates, rng: random.Random) -> int:

@@ -8,7 +8,8 @@ of hands per decision, so it simulates on this compact form instead:
   SJ 13, BJ 14, 保子 15) — suits and marks never matter in play;
 - a set is its composition ``(base, naturals, small, big, bao)`` (`sets.composition`);
 - the table is the top composition and its owner, the passes and yields of the set or
-  round, the finishing places, 闷三, and the roles (emperor, guard, solo, declarations).
+  round, the finishing places, 闷三, and the roles (emperor, guard, solo, declarations)
+  with whether the guard is known (``revealed``; `rollout` plays on what seats know).
 
 It follows RULES §2–§4 as `sets.py` and `play.py` do: beating, last-set rules (qingdao's 3,
 憋6), turn order, passes (set- or round-scoped), 让牌, 接风, going out, 闷三 and the early
@@ -17,8 +18,10 @@ remaining players are ordered as `play.order_remaining` orders them. Tests check
 agrees with the engine's legal actions and results on random positions of every preset.
 
 Roles are known to the simulator (a search bot builds one `Sim` per *sample* of the
-hidden information), and nothing here reveals a guard: revealing changes what players
-know, not the rules of play or the score.
+hidden information). ``revealed`` tracks what the players know, not the rules of play or
+the score: it turns on when the holder of the guard card (the guard, or a 暗独 emperor of
+a fixed guard card) plays its last card of that card's tier — the marked card goes last
+among its copies (`sets.legal_sets`), so that is when it is shown.
 """
 
 from __future__ import annotations
@@ -68,11 +71,11 @@ class Sim:
 
     __slots__ = ("preset", "rules", "hands", "sizes", "turn", "top", "top_seat", "leader",
                  "passed", "yielded", "places", "emperor", "guard", "solo", "declarations",
-                 "bound", "seed", "scores", "side")
+                 "bound", "seed", "scores", "revealed", "marker", "marker_seat")
 
     def __init__(self, preset, hands, *, turn, top=None, top_seat=None, leader=None,
                  passed=(), yielded=(), places=(None,) * 5, emperor, guard, solo=None,
-                 declarations=(), bound=(False,) * 5, seed=0):
+                 declarations=(), bound=(False,) * 5, seed=0, revealed=False, marker=None):
         self.preset = preset
         self.rules = PRESET[preset]
         self.hands = [list(hand) for hand in hands]
@@ -89,8 +92,10 @@ class Sim:
         self.bound = list(bound)
         self.seed = seed
         self.scores = None  # the five scores once the hand has ended
-        team = {emperor} if guard is None else {emperor, guard}
-        self.side = [seat in team for seat in range(5)]  # True: the emperor's side
+        self.revealed = revealed
+        self.marker = marker  # the guard card's tier, if a guard card is still hidden
+        self.marker_seat = guard if guard is not None else (
+            emperor if solo == "dark" and not self.rules.guard_by_call else None)
 
     def copy(self) -> Sim:
         other = object.__new__(Sim)
@@ -103,7 +108,9 @@ class Sim:
         other.places = list(self.places)
         other.emperor, other.guard, other.solo = self.emperor, self.guard, self.solo
         other.declarations, other.bound, other.seed = self.declarations, self.bound, self.seed
-        other.scores, other.side = self.scores, self.side
+        other.scores = self.scores
+        other.revealed, other.marker, other.marker_seat = (self.revealed, self.marker,
+                                                           self.marker_seat)
         return other
 
     # --- legal plays ---------------------------------------------------------------------
@@ -214,6 +221,9 @@ class Sim:
         hand[BIG_JOKER_VALUE] -= y
         hand[BAOZI_VALUE] -= b
         self.sizes[seat] -= n + x + y + b
+        if (seat == self.marker_seat and not self.revealed and self.marker is not None
+                and not hand[self.marker]):
+            self.revealed = True  # its last card of the guard card's tier: the guard card
         changed = False
         if self.top is not None:
             changed = self._menzan_if_beaten(self.top_seat)
@@ -313,4 +323,10 @@ def from_state(state: dict) -> Sim:
                passed=state["passed"], yielded=state["yielded"], places=state["places"],
                emperor=state["emperor"], guard=state["guard"], solo=state["solo"],
                declarations=state["declarations"],
-               bound=[bool(flag) for flag in state["six_bound"]], seed=state["seed"])
+               bound=[bool(flag) for flag in state["six_bound"]], seed=state["seed"],
+               revealed=state["revealed"], marker=guard_tier(preset, state["guard_card"]))
+
+
+def guard_tier(preset: str, guard_card) -> int | None:
+    """The tier of the guard card (fixed, or the called identity), None without one."""
+    return None if guard_card is None else VALUES[preset][guard_card]

@@ -1,14 +1,16 @@
 """The rollout policy of the search bot: `strong`'s rules of thumb on the compact `Sim`.
 
-Within one sample of the hidden cards every hand is known, so a rollout player knows its
-side (a perfect-information rollout, as in PIMC). The rules, cheap enough to play a
-whole hand in a few milliseconds:
+Within one sample of the hidden cards every hand is known, but a rollout player acts on
+the sides it would know at the table (`strong.known_sides`: a hidden guard is nobody's
+known partner but the emperor's, until it is shown — `fastsim.Sim.revealed`), as the
+strong policy does, so the rollouts play as the table would. The rules, cheap enough to
+play a whole hand in a few milliseconds:
 
 - go out when one set empties the hand;
 - leading: its lowest whole natural group with nothing attached (not the group that
   must go last — qingdao's 3, a 憋6 seat's 6s), avoiding a size that a near-out
   opponent could answer with its whole hand; its lowest single for a partner on one card;
-- following: never over a partner; the cheapest beat by natural cards (whole groups,
+- following: never over a known partner; the cheapest beat by natural cards (whole groups,
   low ranks, `strong.follow_cost`'s units) when cheap; a costly beat — a broken group,
   a high rank, jokers — only when an opponent on the top set is near out or the beat
   leaves at most one set; never down to a lone qingdao 3 (闷三 would put it last);
@@ -20,7 +22,7 @@ from __future__ import annotations
 from .cards import BAOZI_VALUE, BIG_JOKER_VALUE, SMALL_JOKER_VALUE
 from .fastsim import NATURALS, PASS, TIERS, Sim, comp_size
 from .sets import SIX, THREE
-from .strong import BREAK_COST, CHEAP, HIGH_RANK_FROM, JOKER_COST, NEAR_OUT
+from .strong import BREAK_COST, CHEAP, HIGH_RANK_FROM, JOKER_COST, NEAR_OUT, known_sides
 
 MAX_ACTIONS = 3000  # a hand takes a few hundred actions; more would be a bug
 
@@ -39,6 +41,18 @@ def choose(sim: Sim, seat: int):
     if sim.top is None:
         return lead(sim, seat)
     return follow(sim, seat)
+
+
+_SIDES: dict = {}
+
+
+def _sides(sim: Sim, seat: int) -> tuple[set, set]:
+    """(known partners, known opponents) of ``seat`` in ``sim``, memoised."""
+    key = (seat, sim.emperor, sim.guard, sim.solo, sim.revealed)
+    sides = _SIDES.get(key)
+    if sides is None:
+        sides = _SIDES[key] = known_sides(*key)
+    return sides
 
 
 def _last_tier(sim: Sim, seat: int):
@@ -67,15 +81,14 @@ def lead(sim: Sim, seat: int):
     out = _whole_hand(sim, seat)
     if out is not None:
         return out
-    hand, side = sim.hands[seat], sim.side
+    hand = sim.hands[seat]
+    partners, opponents = _sides(sim, seat)
     last = _last_tier(sim, seat)
-    partner_on_one = any(sim.sizes[other] == 1 and side[other] == side[seat]
-                         for other in range(5) if other != seat)
+    partner_on_one = any(sim.sizes[other] == 1 for other in partners)
     groups = [tier for tier in range(NATURALS) if hand[tier] and tier != last]
     if partner_on_one and groups:
         return (groups[0], 1, 0, 0, 0)
-    danger = {sim.sizes[other] for other in range(5)
-              if side[other] != side[seat] and 0 < sim.sizes[other] <= NEAR_OUT}
+    danger = {sim.sizes[other] for other in opponents if 0 < sim.sizes[other] <= NEAR_OUT}
     for tier in groups:
         if hand[tier] not in danger:
             return (tier, hand[tier], 0, 0, 0)
@@ -88,7 +101,8 @@ def follow(sim: Sim, seat: int):
     top, owner = sim.top, sim.top_seat
     hand, size = sim.hands[seat], comp_size(top)
     could_go_out = sim.sizes[seat] == size
-    if sim.side[owner] == sim.side[seat]:
+    partners, opponents = _sides(sim, seat)
+    if owner in partners:
         out = _whole_hand(sim, seat) if could_go_out else None
         return PASS if out is None else out
     best, best_cost = None, None
@@ -107,7 +121,7 @@ def follow(sim: Sim, seat: int):
     out = _whole_hand(sim, seat) if could_go_out else None
     if out is not None:
         return out
-    urgent = 0 < sim.sizes[owner] <= NEAR_OUT
+    urgent = owner in opponents and 0 < sim.sizes[owner] <= NEAR_OUT
     if not urgent and _sets_left(hand) > 2:
         return PASS
     options = sim.plays(seat)

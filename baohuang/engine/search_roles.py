@@ -22,7 +22,7 @@ from .bidding import _bundle_card
 from .cards import EMPEROR_CARD, VALUES
 from .determinize import (_known_baozi_holder, deal_unseen, sample, six_binding,
                           unseen_pool)
-from .fastsim import Sim
+from .fastsim import Sim, guard_tier
 from .pimc import compare
 from .play import prev_seat
 from .presets import PRESET
@@ -48,6 +48,7 @@ def declare(view: dict, rng: random.Random, *, deadline: float, iterations) -> d
                 sim.declarations = (*sim.declarations, "ming_bao")
             else:
                 sim.solo = "open"
+            sim.revealed = True  # both are said aloud
             sims.append(sim)
         return sims
 
@@ -106,7 +107,8 @@ def _start(preset, hands, emperor, guard, bound, rng) -> Sim:
     """The first lead of a hand whose emperor is ``emperor`` (alone if it is the guard)."""
     solo = "dark" if guard == emperor else None
     return Sim(preset, hands, turn=emperor, emperor=emperor,
-               guard=None if solo else guard, solo=solo, bound=bound, seed=rng.getrandbits(32))
+               guard=None if solo else guard, solo=solo, bound=bound, seed=rng.getrandbits(32),
+               marker=guard_tier(preset, PRESET[preset].guard_card))
 
 
 def _action(view: dict, kind: str, **fields) -> dict:

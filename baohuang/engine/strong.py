@@ -114,7 +114,8 @@ class Sight:
                                              for card in hand)
         # The other four hands pooled: public, since `gone` was all played face up.
         self.unseen = _deck_tiers(preset) - self.tiers - gone
-        self.partners, self.opponents = _sides(state, seat)
+        self.partners, self.opponents = known_sides(seat, state["emperor"], state["guard"],
+                                                    state["solo"], state["revealed"])
         self.last_tier = _last_tier(state, seat, self.tiers)
 
     def legal(self, top) -> list[list[str]]:
@@ -138,21 +139,20 @@ class Sight:
         return 0 < self.counts[seat] <= NEAR_OUT
 
 
-def _sides(state: dict, seat: int) -> tuple[set, set]:
+def known_sides(seat: int, emperor: int, guard, solo, revealed: bool) -> tuple[set, set]:
     """(known partners, known opponents) of ``seat``; the other seats are unknown."""
-    emperor, guard, solo = state["emperor"], state["guard"], state["solo"]
     others = {other for other in range(5) if other != seat}
     if seat == emperor:
         if solo is not None:
             return set(), others  # alone, and it knows it
-        if state["revealed"]:
+        if revealed:
             return {guard}, others - {guard}
         return set(), set()
     if seat == guard:
         return {emperor}, others - {emperor}  # the guard knows whom it guards
-    if solo in ("open", "seized") or (state["revealed"] and guard is None):
+    if solo in ("open", "seized") or (revealed and guard is None):
         return others - {emperor}, {emperor}
-    if state["revealed"]:
+    if revealed:
         return others - {emperor, guard}, {emperor, guard}
     return set(), {emperor}
 

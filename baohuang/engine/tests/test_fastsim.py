@@ -1,5 +1,6 @@
-"""The compact simulator (fastsim.py) agrees with the engine: the same legal actions at
-every step and the same places and scores at the end, over random hands of every preset."""
+"""The compact simulator (fastsim.py) agrees with the engine: the same legal actions and
+whether the guard is shown at every step, and the same places and scores at the end, over
+random hands of every preset."""
 
 import random
 
@@ -38,6 +39,7 @@ def test_the_simulator_lists_the_engines_legal_actions_and_ends_with_its_result(
                 assert sim.turn == seat
                 engine_moves = [as_move(a, preset) for a in legal_actions(state, seat)]
                 assert sim.actions(seat) == engine_moves
+                assert sim.revealed == state["revealed"]  # the guard is shown as the engine shows it
                 checked += 1
                 sim.act(as_move(action, preset))
             state, _event = apply(state, action)
