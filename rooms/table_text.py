@@ -146,6 +146,7 @@ def _history() -> dict:
             "why": {"ming_bao": _("revealed guard"), "rebel": _("rebellion"), "niu": _("niu"), "ti": _("ti"),
                     "open": _("open solo")},
             "solos": {"dark": _("hidden solo"), "open": _("open solo"), "seized": _("seized solo")},
+            "presetSolos": {"lianzhong_classic": {"dark": _("hidden solo guard"), "open": _("open solo guard")}},
         },
     }
 

@@ -6,17 +6,18 @@ import { fmt } from "./i18n.js";
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 const paren = (n) => (n < 0 ? `(${n})` : String(n));
 
-/** "g = 6 − (1 + 4) = 1; 明保 ×2 → 皇 +4, 保 +2, 每人 −2" and its kin for every formula. */
-export function explainLine(T, terms) {
+/** "g = 6 − (1 + 4) = 1; 明保 ×2 → 皇 +4, 保 +2, 每人 −2" and its kin for every formula.
+ *  `preset` words a solo as that preset's players name it (lianzhong_classic: 暗独保, 明独保). */
+export function explainLine(T, terms, preset) {
   if (!terms) return "";
   const E = T.explain;
-  const parts = [formula(E, terms)];
+  const parts = [formula(E, terms, { ...E.solos, ...(E.presetSolos[preset] || {}) })];
   for (const step of terms.multipliers || []) parts.push(`${E.why[step.why] || step.why} ×${step.factor}`);
   if (terms.split) parts.push(E.split);
   return `${parts.join("; ")} → ${shares(T, terms)}`;
 }
 
-function formula(E, t) {
+function formula(E, t, solos) {
   switch (t.formula) {
     case "lianzhong_side":
       return fmt(E.lianzhongSide, { e: t.emperor_place, g: t.guard_place, base: t.base });
@@ -24,7 +25,7 @@ function formula(E, t) {
       return fmt(E.classicSide, { e: paren(t.place_points.emperor), g: paren(t.place_points.guard), side: t.side });
     case "classic_solo":
     case "lianzhong_solo":
-      return fmt(E.solo, { solo: E.solos[t.solo] || t.solo, place: t.emperor_place, points: signed(t.place_points) });
+      return fmt(E.solo, { solo: solos[t.solo] || t.solo, place: t.emperor_place, points: signed(t.place_points) });
     case "classic_seized":
       return t.won ? E.seizedWon : E.seizedLost;
     case "qingdao":

@@ -75,7 +75,7 @@ function body(ctx, result, name, dissolved) {
       el("thead", {}, el("tr", {}, ...[T.place, T.player, T.role].map((text) => el("th", { scope: "col", text })),
         el("th", { scope: "col", class: "num", text: T.score }))),
       el("tbody", {}, rows)),
-    result.explain ? el("p", { class: "explain", id: "explain", text: explainLine(T, result.explain) }) : null,
+    result.explain ? el("p", { class: "explain", id: "explain", text: explainLine(T, result.explain, ctx.store.hand && ctx.store.hand.view.preset) }) : null,
     el("section", { class: "ledger-lines", id: "ledger-lines", hidden: true }, el("h3", { text: T.ledgerLinesTitle }), el("ul")),
     showdown(ctx, name),
   ];

@@ -9,7 +9,7 @@ const T = {
     solo: "%(solo)s, place %(place)s: %(points)s", seizedWon: "seized, out first", seizedLost: "seized, not first",
     qingdaoSide: "places %(e)s + %(g)s = %(sum)s", qingdaoSolo: "alone, place %(place)s",
     doubled: "%(n)s doubled", byPlace: "by place", eachRebel: "每人 %(n)s", split: "split evenly",
-    why: { ming_bao: "明保", niu: "扭", open: "明独" }, solos: { dark: "暗独" },
+    why: { ming_bao: "明保", niu: "扭", open: "明独" }, solos: { dark: "暗独" }, presetSolos: { lianzhong_classic: { dark: "暗独保" } },
   },
   ledgerLines: { leave_penalty: "%(name)s left: %(points)s", tribute_points: "%(from)s → %(to)s: %(n)s card(s), %(n)s point(s)" },
 };
@@ -26,6 +26,13 @@ test("a solo names its kind and place and has no guard", () => {
   const terms = { formula: "lianzhong_solo", solo: "dark", place_points: 12, emperor_place: 1, guard_place: null,
     multipliers: [], factor: 1, seats: [{ role: "emperor", points: 12 }, ...[0, 1, 2, 3].map(() => ({ role: "rebel", points: -3 }))] };
   assert.equal(explainLine(T, terms), "暗独, place 1: +12 → 皇 +12, 每人 -3");
+});
+
+test("lianzhong_classic names its solo as its players do (暗独保)", () => {
+  const terms = { formula: "lianzhong_solo", solo: "dark", place_points: 12, emperor_place: 1, guard_place: null,
+    multipliers: [], factor: 1, seats: [{ role: "emperor", points: 12 }, ...[0, 1, 2, 3].map(() => ({ role: "rebel", points: -3 }))] };
+  assert.equal(explainLine(T, terms, "lianzhong_classic"), "暗独保, place 1: +12 → 皇 +12, 每人 -3");
+  assert.equal(explainLine(T, terms, "lianzhong"), "暗独, place 1: +12 → 皇 +12, 每人 -3");
 });
 
 test("classic shows negative place points in brackets", () => {
