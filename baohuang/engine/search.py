@@ -22,9 +22,10 @@ draws a fresh seed.
 
 Bidding and declarations (`search_roles`): 让皇 (lianzhong, qingdao) weighs accepting
 against declining, and the window weighs 明保 / 明独 against silence, by the same paired
-rollouts from the start of play. Classic 叫庄 and lianzhong_classic 让位 fall back to the
-baseline's answers, read from the view (call the highest triple held, else decline);
-反, 扭, 踢 and 抢独 stay silent.
+rollouts from the start of play. Classic 叫庄 and lianzhong_classic 让位 give the strong
+policy's answers — which are the baseline's (`strong` leaves bidding and declarations to
+it) — read from the view (call the highest triple held, else decline); 反, 扭, 踢 and 抢独
+stay silent, as the strong policy does.
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ def _action(view: dict, kind: str, **fields) -> dict:
     return {"seat": view["seat"], "type": kind, **fields}
 
 
-# --- bidding: the baseline's answers, from the view ------------------------------------
+# --- bidding: the strong (= baseline) answers, from the view -----------------------------
 
 
 def _bid(view: dict) -> dict:
