@@ -22,7 +22,7 @@ from rooms.levels import DEFAULT_TRUSTEE_LEVEL
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.options import engine_options
 from rooms.records import epoch_ms
-from rooms.services import schedule
+from rooms.services import moves, schedule
 from rooms.services.common import (dissolve, lock_room, lock_table_of_hand, open_room, ready_clock, running_hand,
                                    table)
 from rooms.services.held import HELD
@@ -179,16 +179,8 @@ def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id
     except engine.IllegalAction as error:
         raise ServiceError(error.code, error.message, error.params) from None
     version = new_state["version"]
-    HandEvent.objects.create(
-        hand=hand,
-        version=version,
-        seat=action["seat"],
-        action=action,
-        event=event,
-        public=engine.event_view(event, None),
-        client_id=client_id,
-        by_trustee=by_trustee,
-    )
+    moves.append_event(hand=hand, version=version, seat=action["seat"], action=action, event=event,
+                       public=engine.event_view(event, None), client_id=client_id, by_trustee=by_trustee)
     hand.state = new_state
     hand.version = version
     hand.phase = new_state["phase"]
@@ -196,7 +188,7 @@ def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id
     arm = schedule.timer_needed(hand, seats)
     if arm:
         hand.timer_at = hand.deadline
-    hand.save(update_fields=["state", "version", "phase", "deadline", "timer_at"])
+    moves.store_hand(hand)
     # The deadline rides with the broadcast so live sockets can show the countdown without
     # reading the hand back.
     return {"version": version, "event": event, "deadline": epoch_ms(hand.deadline)}, arm
