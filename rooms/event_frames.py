@@ -8,9 +8,8 @@ asks, and the others of that kind get the same text.
 
 from collections import OrderedDict
 
-import orjson
-
 from baohuang import engine
+from rooms.json_text import dumps
 
 VISITOR = "visitor"  # recipient kind of a signed-in visitor (sees that play goes on, nothing of it)
 
@@ -33,7 +32,7 @@ def event_frame(hand_id: int, version: int, event: dict, state: dict | None, dea
 
 
 def encode(frame: dict) -> str:
-    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    return dumps(frame)
 
 
 class EventFrames:

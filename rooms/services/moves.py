@@ -5,21 +5,21 @@ These are the only statements every move makes besides the locking read
 cost more CPU than the rest of storing the move — building the queries, preparing every
 field, JSON through the standard library — so they are written here once, as plain
 parameterised SQL that runs the same on PostgreSQL and SQLite, with the JSON encoded by
-orjson. The rows are the ORM's own: the models still read them, and the unique
+orjson (`rooms.json_text`). The rows are the ORM's own: the models still read them, and the unique
 constraints on `(hand, version)` and `(hand, seat, client_id)` fence them as before.
 """
 
 from functools import cache
 
-import orjson
 from django.db import connection
 from django.utils import timezone
 
+from rooms.json_text import dumps
 from rooms.models import Hand, HandEvent
 
 
 def _json(value) -> str | None:
-    return None if value is None else orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    return None if value is None else dumps(value)
 
 
 def _moment(value):
