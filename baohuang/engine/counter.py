@@ -16,10 +16,13 @@ ranks ``"2"``, ``"A"``, … down to the lowest rank the preset's deck holds.
 
 from __future__ import annotations
 
+from functools import cache
+
 from .cards import BAOZI, RANKS, build_deck, identity
 from .presets import PRESET
 
 
+@cache  # a few hundred (card, preset) pairs; the counter asks it for every card of a hand per view
 def counter_key(card: str, preset: str) -> str:
     """Which counter a card counts in: its rank, its joker kind, or qingdao's 保子."""
     if card == BAOZI and PRESET[preset].baozi_high:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from functools import lru_cache
 
 SALT_BYTES = 16
 
@@ -22,6 +23,7 @@ def new_salt() -> str:
     return secrets.token_hex(SALT_BYTES)
 
 
+@lru_cache(maxsize=4096)  # every view of a hand shows it: hash each live hand's once
 def commitment(seed, salt: str) -> str:
     """SHA-256 (hex) of ``"<seed>:<salt>"`` — the seed in decimal, as the hand stores it."""
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
