@@ -12,7 +12,8 @@ deals every hand, then for `--seconds` lets each table's awaited seat play its n
 moves made, p50 / p99 from sending `act` until every socket of the table (five seats and
 its spectator) has that version's `event`, errors (error frames, closed sockets, moves
 that never reached everyone within 10 s), the server's CPU (share of one core over the
-playing period) and its resident memory per socket (growth from before connecting).
+playing period), the load generator's own CPU (this process: at 100% it, not the server, is
+the limit) and the server's resident memory per socket (growth from before connecting).
 
 The load generator runs on the same machine as the server, the database and Redis, so
 on a small machine it competes with them for the CPU: read the figures as a lower bound.
@@ -75,8 +76,9 @@ class Table:
 
     def arrived(self, version: int, now: float) -> None:
         self.seen[version] = self.seen.get(version, 0) + 1
-        if self.seen[version] == self.expected and version in self.waiting:
-            self.waiting.pop(version).set_result(now)
+        waiting = self.waiting.pop(version, None) if self.seen[version] == self.expected else None
+        if waiting is not None and not waiting.done():  # done: its wait timed out (an error already)
+            waiting.set_result(now)
 
     async def everyone(self, version: int) -> float:
         if self.seen.get(version, 0) >= self.expected:
@@ -174,17 +176,18 @@ async def measure(server, specs, seconds: float, seed: int) -> dict:
         plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
     rss_connected = rss_bytes(pid)
     rng = random.Random(seed)
-    cpu_start, wall_start = cpu_seconds(pid), time.perf_counter()
+    cpu_start, client_start, wall_start = cpu_seconds(pid), time.process_time(), time.perf_counter()
     until = wall_start + seconds
     await asyncio.gather(*(play_table(table, seats, moves, start, hand, until, random.Random(rng.random()),
                                       latencies, errors)
                            for (table, seats), (hand, moves, start) in zip(tables, plans)))
     wall = time.perf_counter() - wall_start
     cpu = (cpu_seconds(pid) - cpu_start) / wall
+    client = (time.process_time() - client_start) / wall
     for socket in everyone:
         await socket.close()
     return {"sockets": len(everyone), "connect_s": connect_seconds, "moves": len(latencies), "wall": wall,
-            "latencies": latencies, "errors": errors, "cpu": cpu,
+            "latencies": latencies, "errors": errors, "cpu": cpu, "client": client,
             "rss_per_socket": (rss_connected - rss_before) / len(everyone), "rss": rss_connected}
 
 
@@ -194,6 +197,7 @@ def report(n: int, result: dict) -> None:
           f"{result['moves']} moves in {result['wall']:.1f} s = {result['moves'] / result['wall']:.1f}/s   "
           f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms   p99 {percentile(latencies, 0.99) * 1000:.1f} ms   "
           f"errors {len(result['errors'])}   server CPU {result['cpu'] * 100:.0f}% of a core   "
+          f"load generator CPU {result['client'] * 100:.0f}%   "
           f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket",
           flush=True)
     for error in result["errors"][:5]:

@@ -186,8 +186,9 @@ class Table:
 
     def arrived(self, key: int, now: float) -> None:
         self.seen[key] = self.seen.get(key, 0) + 1
-        if self.seen[key] == 5 and key in self.waiting:
-            self.waiting.pop(key).set_result(now)
+        waiting = self.waiting.pop(key, None) if self.seen[key] == 5 else None
+        if waiting is not None and not waiting.done():  # done: its wait timed out (an error already)
+            waiting.set_result(now)
 
     async def all_five(self, key: int) -> float:
         if self.seen.get(key, 0) >= 5:
