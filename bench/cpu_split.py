@@ -1,0 +1,66 @@
+"""Where the server's CPU goes per move: a py-spy profile of the Uvicorn process, split
+into the steps of one move's path (docs/architecture.md).
+
+Record while `bench/bench_live.py --rooms 20` plays (py-spy: requirements-dev.txt):
+
+    py-spy record --pid <uvicorn pid> --duration 12 --rate 200 --gil --format raw --output var/live.raw
+    .venv/bin/python bench/cpu_split.py var/live.raw
+
+`--gil` keeps only samples of the thread holding the GIL, so the shares are of the
+process's Python CPU, not of its waiting. Each sample counts once, for the first step
+named on its stack from the outermost frame in (a step inside another is listed before it).
+"""
+
+import argparse
+from collections import Counter
+
+# (step, a piece of the frame's name): specific steps first, then the ones they sit in.
+STEPS = [
+    ("lock + token read (held.locked_token)", "lock_table_of_hand ("),
+    ("engine.apply", "apply (baohuang/engine"),
+    ("INSERT event (moves.append_event)", "append_event ("),
+    ("UPDATE hand (moves.store_hand)", "store_hand ("),
+    ("COMMIT, then the after-commit hooks (group_send …)", "Atomic.__exit__"),
+    ("frames: views + JSON, per kind", "_event_text ("),
+    ("state at a version (STATES.at)", "at (rooms/hand_states"),
+    ("socket send", "send_text ("),
+    ("ack", "send_ack ("),
+    ("parse the frame (rooms.frames)", "read (rooms/frames"),
+]
+CONTAINERS = [
+    ("hand_act, the rest", "hand_act ("),
+    ("consumer receive, the rest", "websocket_receive ("),
+    ("channel layer receive", "channels_redis"),
+]
+GENERIC = [
+    ("thread pool hand-off", "threading.py"),
+    ("event loop, Uvicorn, websockets", "asyncio/"),
+]
+
+
+def step_of(stack: list[str]) -> str:
+    for steps in (STEPS, CONTAINERS, GENERIC):
+        for frame in stack:
+            for name, piece in steps:
+                if piece in frame:
+                    return name
+    return "other"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("profile", help="py-spy's --format raw output (collapsed stacks)")
+    args = parser.parse_args()
+    shares = Counter()
+    with open(args.profile) as lines:
+        for line in lines:
+            stack, _, count = line.rstrip().rpartition(" ")
+            shares[step_of(stack.split(";"))] += int(count)
+    total = sum(shares.values())
+    print(f"{total} samples holding the GIL")
+    for name, _ in STEPS + CONTAINERS + GENERIC + [("other", "")]:
+        print(f"{shares[name] / total * 100:5.1f}%  {name}")
+
+
+if __name__ == "__main__":
+    main()
