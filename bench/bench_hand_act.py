@@ -1,5 +1,6 @@
 """Service-level throughput of `hand_act`: plays whole hands through the service against the
-configured database (DATABASE_URL / REDIS_URL) and prints actions/s and queries per action.
+configured database (DATABASE_URL / REDIS_URL) and prints actions/s, CPU per action and queries
+per action.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bh_perf REDIS_URL=redis://127.0.0.1:6379/9 \
         .venv/bin/python bench/bench_hand_act.py --hands 10 [--profile]
@@ -31,7 +32,7 @@ from rooms.services.hands import hand_act, hand_start  # noqa: E402
 
 def play(hands: int):
     actions = queries = 0
-    elapsed = 0.0
+    elapsed = cpu = 0.0
     for number in range(hands):
         players = [player_guest(nickname=f"hb{number}-{s}") for s in range(5)]
         room = room_create(creator=players[0], name=f"hb {number}", preset="classic")
@@ -44,17 +45,18 @@ def play(hands: int):
                 break
             seat = engine.actors(hand.state)[0]
             action = engine.autoplay(hand.state, seat, "baseline")
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             connection.queries_log.clear()
             with CaptureQueriesContext(connection) as ctx:
                 change = hand_act(hand_id=hand.pk, seat=seat, action=action, expected_version=hand.version,
                                   client_id=f"c{hand.version}")
             elapsed += time.perf_counter() - start
+            cpu += time.process_time() - start_cpu
             queries += len(ctx.captured_queries)
             actions += 1
             if change.next_hand is not None:
                 break
-    return actions, queries, elapsed
+    return actions, queries, elapsed, cpu
 
 
 def main():
@@ -66,12 +68,13 @@ def main():
     profiler = cProfile.Profile() if args.profile else None
     if profiler:
         profiler.enable()
-    actions, queries, elapsed = play(args.hands)
+    actions, queries, elapsed, cpu = play(args.hands)
     if profiler:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
     print(f"{actions} actions in {elapsed:.2f}s: {actions / elapsed:.1f} actions/s, "
-          f"{1000 * elapsed / actions:.2f} ms/action, {queries / actions:.2f} queries/action")
+          f"{1000 * elapsed / actions:.2f} ms/action, CPU {1000 * cpu / actions:.2f} ms/action (this process; "
+          f"on a loaded machine the wall clock also counts waiting), {queries / actions:.2f} queries/action")
 
 
 if __name__ == "__main__":
