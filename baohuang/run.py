@@ -125,7 +125,7 @@ def main() -> int:
             # -q: no banner. What it logs is settings.LOGGING's (baohuang/logs.py).
             python, "-m", "celery", "-A", "baohuang", "-q", "worker", "-B", "--without-mingle",
             "--concurrency", env.get("CELERY_CONCURRENCY", "2"),
-            "--schedule", str(VAR_DIR / "celerybeat-schedule"),
+            "--schedule", env.get("CELERY_BEAT_SCHEDULE_FILE", str(VAR_DIR / "celerybeat-schedule")),
         ], env))
         wait_for_port(host, port, seconds=30)
         log(f"ready: http://{host}:{port}/  (Ctrl-C stops everything)")

@@ -131,7 +131,14 @@ def dev_secret_key() -> str:
     path = VAR_DIR / "dev-secret-key"
     if not path.exists():
         VAR_DIR.mkdir(exist_ok=True)
-        path.write_text(secrets.token_urlsafe(50))
+        draft = path.with_name(f".{path.name}.{os.getpid()}")
+        draft.write_text(secrets.token_urlsafe(50))
+        try:  # whole or not at all, and the first process wins: the others read its key
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 

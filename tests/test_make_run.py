@@ -72,6 +72,7 @@ def console(tmp_path):
         "CELERY_QUEUE": f"run-test-{uuid.uuid4().hex[:12]}",
         "CHANNEL_PREFIX": f"run-test-{uuid.uuid4().hex[:12]}",
         "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
+        "CELERY_BEAT_SCHEDULE_FILE": str(tmp_path / "celerybeat-schedule"),  # CI runs two passes at once
         "PORT": str(port),
         "CELERY_CONCURRENCY": "1",
     }
