@@ -87,11 +87,6 @@ def envredis(name: str, default: str) -> str:
     return value
 
 
-def envpoolsize() -> int:
-    """DB_POOL_MAX: connections (and database threads, `rooms.threads`) per process."""
-    return envint("DB_POOL_MAX", "10", low=1, high=500)
-
-
 def envdatabase(name: str, default: str) -> dict:
     value = os.environ.get(name, default).strip()
     try:
@@ -106,7 +101,7 @@ def envdatabase(name: str, default: str) -> dict:
         if config["CONN_MAX_AGE"]:
             raise ImproperlyConfigured("CONN_MAX_AGE: PostgreSQL connections come from the pool (DB_POOL_MAX); "
                                        "leave CONN_MAX_AGE unset")
-        size = envpoolsize()
+        size = envint("DB_POOL_MAX", "10", low=1, high=500)
         config.setdefault("OPTIONS", {})["pool"] = {"min_size": min(2, size), "max_size": size, "timeout": 10}
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # Two writers (Uvicorn and the Celery worker) share the file: wait for the lock
@@ -169,10 +164,6 @@ CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 _DEFAULT_DATABASE = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 if "DATABASE_URL" not in os.environ:
     VAR_DIR.mkdir(exist_ok=True)  # SQLite will not create the directory itself
-# Also the number of threads each server process runs blocking database work on
-# (`rooms.threads`): one per pooled connection, so a call never waits for a thread while a
-# connection is free (asyncio's own default is the CPU count + 4).
-DB_POOL_MAX = envpoolsize()
 DATABASES = {"default": envdatabase("DATABASE_URL", _DEFAULT_DATABASE)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
