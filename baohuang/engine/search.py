@@ -21,10 +21,11 @@ decision depends only on ``(view, seed, iterations)`` — what tests use. ``seed
 draws a fresh seed.
 
 Bidding and declarations (`search_roles`): 让皇 (lianzhong, qingdao) weighs accepting
-against declining, and the window weighs 明保 / 明独 against silence, by the same paired
-rollouts from the start of play. Classic 叫庄 and lianzhong_classic 让位 give the strong
-policy's answers — which are the baseline's (`strong` leaves bidding and declarations to
-it) — read from the view (call the highest triple held, else decline); 反, 扭, 踢 and 抢独
+against declining; classic 叫庄 weighs each card the seat may call against 让庄 and 抢庄,
+and lianzhong_classic 让位 each call against 明独保 and 让位 — over worlds dealt card by
+card, since the guard is whoever holds the called card's other copy; the window weighs
+明保 / 明独 against silence — all by the same paired rollouts from the start of play,
+with the strong policy's answer (= the baseline's) as the default. 反, 扭, 踢 and 抢独
 stay silent, as the strong policy does.
 """
 
@@ -34,7 +35,6 @@ import random
 import time
 
 from . import search_roles
-from .bidding import identity_counts
 from .determinize import sample
 from .fastsim import PASS, YIELD
 from .pimc import compare
@@ -55,7 +55,9 @@ def decide(view: dict, *, budget: float = DEFAULT_BUDGET, iterations: int | None
     if view["phase"] == "bidding":
         if PRESET[view["preset"]].bidding == "bundle" and "decline" in view["may"]:
             return search_roles.bundle_bid(view, rng, deadline=deadline, iterations=iterations)
-        return _bid(view)
+        if PRESET[view["preset"]].bidding == "bundle":
+            return search_roles.strong_bid(view)  # 让皇 on the last offer: accept
+        return search_roles.call_bid(view, rng, deadline=deadline, iterations=iterations)
     if view["phase"] == "declaring":
         return search_roles.declare(view, rng, deadline=deadline, iterations=iterations)
     legal = legal_plays(view)
@@ -130,22 +132,6 @@ def _play(view: dict, cards: list[str]) -> dict:
 
 def _action(view: dict, kind: str, **fields) -> dict:
     return {"seat": view["seat"], "type": kind, **fields}
-
-
-# --- bidding: the strong (= baseline) answers, from the view -----------------------------
-
-
-def _bid(view: dict) -> dict:
-    may, calls = view["may"], view["choices"].get("call", [])  # calls: highest first
-    if "accept" in may and "call" not in may:
-        return _action(view, "accept")  # 让皇 (lianzhong / qingdao): take the throne
-    counts = identity_counts(view["hand"])
-    triples = [card for card in calls if counts[card] == 3]
-    if triples:
-        return _action(view, "call", card=triples[0])
-    if calls and ((view.get("bidding") or {}).get("forced") or "decline" not in may):
-        return _action(view, "call", card=calls[0])
-    return _action(view, "decline" if "decline" in may else "accept")
 
 
 # --- the policy ``search`` (policy.LAZY_POLICIES) ----------------------------------------

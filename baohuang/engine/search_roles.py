@@ -1,4 +1,4 @@
-"""The search bot's bidding (让皇) and declarations (明保, 明独), weighed by rollouts.
+"""The search bot's bidding (让皇, 叫庄, 让位) and declarations (明保, 明独), weighed by rollouts.
 
 Each option is played out from the start of play over the same sampled worlds
 (`determinize`, `pimc.compare`):
@@ -10,19 +10,27 @@ Each option is played out from the start of play over the same sampled worlds
 - the declaration window: a guard weighs 明保 (``ming_bao``, doubling) against silence, a
   soloist 明独 (``open_solo``) against 暗独. The other answers (反, 扭, 踢, 抢独) stay
   silent, as the baseline's.
-
-Classic 叫庄 and lianzhong_classic 让位 keep the baseline's bidding (`search._bid`).
+- classic 叫庄 and lianzhong_classic 让位 (`call_bid`): every bid the seat may make —
+  each card it may call, 让庄 / 让位, classic 抢庄, lianzhong_classic 明独保 — against the
+  strong policy's (= the baseline's) bid, the default. A called card is an identity (9S,
+  not any 9), so these worlds are dealt card by card: during the bidding no card has been
+  played, and the cards the seat cannot see are exactly the deck less its own hand (the
+  crown, BJ*, is with its public holder). The guard of a call is whoever holds the called
+  card's other copy in that world; after a refusal the other seats bid as the baseline
+  does (call the highest triple held; in lianzhong_classic, forced after one circle,
+  also a four), until someone calls or the hand is void (worth 0).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
-from .bidding import _bundle_card
-from .cards import EMPEROR_CARD, VALUES
+from .bidding import THRONE_MAX_REFUSALS, _bundle_card, identity_counts
+from .cards import EMPEROR_CARD, VALUES, deck_identities, identity, value
 from .determinize import (_known_baozi_holder, deal_unseen, sample, six_binding,
                           unseen_pool)
-from .fastsim import Sim, guard_tier
+from .fastsim import TIERS, Sim, guard_tier
 from .pimc import compare
 from .play import prev_seat
 from .presets import PRESET
@@ -89,6 +97,163 @@ def bundle_bid(view: dict, rng: random.Random, *, deadline: float, iterations) -
 
     best = compare(worlds, seat, deadline=deadline, iterations=iterations)
     return _action(view, ("accept", "decline")[best])
+
+
+def strong_bid(view: dict) -> dict:
+    """The strong policy's (= the baseline's) bid, from the view: accept a throne offered
+    (让皇), else call the highest triple held, else — when it must — the highest card it
+    may call, else decline. (lianzhong_classic's ``accept`` is 明独保, which the baseline
+    never bids.)"""
+    may, calls = view["may"], view["choices"].get("call", [])  # calls: highest first
+    if PRESET[view["preset"]].bidding == "bundle":
+        return _action(view, "accept")  # 让皇 (lianzhong / qingdao): take the throne
+    counts = identity_counts(view["hand"])
+    held = [card for card in calls if counts[card] == 3]
+    if held:
+        return _action(view, "call", card=held[0])
+    if calls and ((view.get("bidding") or {}).get("forced") or "decline" not in may):
+        return _action(view, "call", card=calls[0])
+    return _action(view, "decline" if "decline" in may else "accept")
+
+
+def call_bid(view: dict, rng: random.Random, *, deadline: float, iterations) -> dict:
+    """叫庄 / 让位: the bid that plays out best, the strong bid unless another is clearly
+    better (`pimc.compare`)."""
+    options = [_action(view, "call", card=card) for card in view["choices"].get("call", [])]
+    options += [_action(view, kind) for kind in ("accept", "decline", "seize")
+                if kind in view["may"]]
+    default = strong_bid(view)
+    if len(options) < 2 or default not in options:
+        return default
+    seat, preset = view["seat"], view["preset"]
+
+    def worlds():
+        hands = _deal_cards(view, rng)
+        bound = _bound(view, hands)
+        seed = rng.getrandbits(32)
+        return [_settle(preset, hands, view["bidding"], seat, option, bound, seed)
+                for option in options]
+
+    best = compare(worlds, seat, deadline=deadline, iterations=iterations,
+                   default=options.index(default))
+    return options[best]
+
+
+def _deal_cards(view: dict, rng: random.Random) -> list[Counter]:
+    """The five hands by identity (``{"9S": 2, "BJ": 1, …}``): the seat's own, and the rest
+    of the deck dealt at random in the public counts, the crown's holder holding BJ."""
+    seat, counts = view["seat"], view["counts"]
+    own = identity_counts(view["hand"])
+    pool = deck_identities(view["preset"]) - own
+    hands = [Counter() for _ in range(5)]
+    hands[seat] = own
+    need = list(counts)
+    need[seat] = 0
+    crown = view["bidding"]["crown"]
+    if crown != seat:
+        pool[identity(EMPEROR_CARD)] -= 1
+        hands[crown][identity(EMPEROR_CARD)] += 1
+        need[crown] -= 1
+    cards = sorted(pool.elements())  # a fixed order, so the deal depends on the rng alone
+    rng.shuffle(cards)
+    at = 0
+    for other in range(5):
+        hands[other].update(cards[at:at + need[other]])
+        at += need[other]
+    return hands
+
+
+def _bound(view: dict, hands) -> list[bool]:
+    """憋6 by identity hands: the viewer's own flag; another seat is bound if it holds a 6."""
+    binds = PRESET[view["preset"]].sixes_option and view["options"].get("hold_sixes", False)
+    return [bool(view["six_bound"]) if other == view["seat"]
+            else binds and any(card[0] == "6" for card in hands[other])
+            for other in range(5)]
+
+
+def _settle(preset, hands, bidding, seat, option, bound, seed) -> Sim | None:
+    """The hand after ``seat``'s bid ``option`` and the baseline's bids after it, at the
+    first lead; None for a void hand. ``hands`` is not changed."""
+    hands = [Counter(hand) for hand in hands]
+    crown = bidding["crown"]
+    kind = option["type"]
+    if kind != "decline":
+        return _crowned(preset, hands, crown, seat, kind, option.get("card"), bound, seed)
+    declined, turn, forced = len(bidding["declined"]), seat, bidding["forced"]
+    throne = PRESET[preset].bidding == "throne_call"
+    while True:  # seat ``turn`` declines: the crown goes to its 上家
+        declined += 1
+        turn = prev_seat(turn)
+        _pass_crown(hands, crown, turn)  # it may make a triple of BJ
+        crown = turn
+        if throne:
+            forced = declined >= 5
+            if declined >= THRONE_MAX_REFUSALS:
+                return None
+        elif declined >= 5:
+            turn = _forced_caller(hands, bidding["first_holder"])
+            if turn is None:
+                return None  # 黄庄
+            forced = True
+        card = _baseline_call(preset, hands[turn], forced)
+        if card is not None:
+            return _crowned(preset, hands, crown, turn, "call", card, bound, seed)
+
+
+def _pass_crown(hands, source: int, target: int) -> None:
+    hands[source][identity(EMPEROR_CARD)] -= 1
+    hands[target][identity(EMPEROR_CARD)] += 1
+
+
+def _callable(preset, hand: Counter, forced: bool) -> list[str]:
+    """`bidding.callable_identities` on an identity hand: highest first."""
+    throne = PRESET[preset].bidding == "throne_call"
+    allowed = (3,) if forced and not throne else (3, 4)
+    deck = deck_identities(preset)
+    return sorted((card for card, count in hand.items() if count in allowed and deck[card] == 4
+                   and not (throne and card in ("SJ", "BJ"))),
+                  key=lambda card: -value(card, "classic"))
+
+
+def _baseline_call(preset, hand: Counter, forced: bool) -> str | None:
+    """The baseline's call (`bidding._default_call`, `_default_throne`), None to decline."""
+    calls = _callable(preset, hand, forced)
+    held = [card for card in calls if hand[card] == 3]
+    if held:
+        return held[0]
+    return calls[0] if calls and forced else None
+
+
+def _forced_caller(hands, first_holder: int) -> int | None:
+    """逼庄: from the first holder through each 上家, the first seat holding a triple."""
+    turn = first_holder
+    for _ in range(5):
+        if any(count == 3 for count in hands[turn].values()):
+            return turn
+        turn = prev_seat(turn)
+    return None
+
+
+def _crowned(preset, hands, crown, emperor, kind, card, bound, seed) -> Sim:
+    """The first lead once ``emperor`` has bid ``kind`` (call ``card``, 明独保 accept, 抢庄
+    seize): it takes the crown from ``crown``; the guard holds the called card's other copy."""
+    if crown != emperor:
+        _pass_crown(hands, crown, emperor)
+    guard, solo, marker = None, {"accept": "open", "seize": "seized"}.get(kind), None
+    if kind == "call":
+        marker = VALUES[preset][card]
+        if hands[emperor][card] == 4:
+            solo = "dark"
+        else:
+            guard = next(other for other in range(5) if other != emperor and hands[other][card])
+    table, tiers = VALUES[preset], []
+    for hand in hands:
+        counts = [0] * TIERS
+        for name, count in hand.items():
+            counts[table[name]] += count
+        tiers.append(counts)
+    return Sim(preset, tiers, turn=emperor, emperor=emperor, guard=guard, solo=solo,
+               bound=bound, seed=seed, revealed=solo in ("open", "seized"), marker=marker)
 
 
 def _candidates(view: dict) -> list[tuple[int, float]]:

@@ -5,9 +5,14 @@ import time
 
 import pytest
 
-from baohuang.engine import PRESETS, actors, apply, autoplay, check, new_hand, state_from_hands, view
+from baohuang.engine import (PRESETS, actors, apply, autoplay, check, new_hand, search_roles,
+                             state_from_hands, view)
+from baohuang.engine.bidding import identity_counts, legal_bids
+from baohuang.engine.fastsim import from_state
+from baohuang.engine.policy import baseline
 from baohuang.engine.search import decide, search
 from baohuang.engine.sets import composition
+from baohuang.engine.simulate import hand_seed
 from baohuang.engine.strong import strong, strong_from_view
 
 
@@ -136,3 +141,65 @@ def _move(action, state):
     if action["type"] != "play":
         return action["type"]
     return composition(action["cards"].split(), state["preset"])
+
+
+def _bidding_positions(preset, count, label):
+    """Bidding positions of ``preset``: a fresh deal after 0–6 refusals (让庄 / 让位; in
+    classic five refusals bring 逼庄)."""
+    for number in range(count):
+        state = new_hand(preset, hand_seed(label, number))
+        for _ in range(number % 7):
+            if state["phase"] != "bidding" or "decline" not in view(state, state["turn"])["may"]:
+                break
+            state, _event = apply(state, {"seat": state["turn"], "type": "decline"})
+        if state["phase"] == "bidding":
+            yield state
+
+
+@pytest.mark.parametrize("preset", ["classic", "lianzhong_classic"])
+def test_with_no_world_sampled_the_search_bids_as_the_strong_policy(preset):
+    # The default bid is strong's (= the baseline's); lianzhong_classic's accept (明独保)
+    # without a call is not it.
+    bids = 0
+    for state in _bidding_positions(preset, 30, "strong-bid"):
+        seat = state["turn"]
+        assert decide(view(state, seat), iterations=0, seed=1) == strong(state, seat)
+        bids += 1
+    assert bids > 20
+
+
+def _played_out_by_the_engine(state, option):
+    """The engine's hand once ``option`` is bid and every later bid and answer is the
+    baseline's, at the first lead (None if void)."""
+    state, _event = apply(state, option)
+    while state["phase"] in ("bidding", "declaring"):
+        seat = actors(state)[0]
+        state, _event = apply(state, baseline(state, seat))
+    return state if state["phase"] == "playing" else None
+
+
+@pytest.mark.parametrize("preset", ["classic", "lianzhong_classic"])
+def test_the_bid_worlds_settle_the_bidding_as_the_engine_does(preset):
+    # Dealt the true hands, each bid's world is the engine's hand after that bid and the
+    # baseline's bids: the same hands by tier, emperor, guard (the called card's other
+    # copy), solo, and whether the guard is known.
+    compared = calls = declines = 0
+    for state in _bidding_positions(preset, 24, "bid-worlds"):
+        seat, seen = state["turn"], view(state, state["turn"])
+        hands = [identity_counts(hand) for hand in state["hands"]]
+        for option in legal_bids(state, seat):
+            world = search_roles._settle(preset, hands, seen["bidding"], seat, option,
+                                         state["six_bound"], 0)
+            engine = _played_out_by_the_engine(state, option)
+            if engine is None:
+                assert world is None
+                continue
+            expected = from_state(engine)
+            assert (world.hands, world.turn, world.emperor, world.guard, world.solo,
+                    world.revealed, world.marker, world.bound) == (
+                expected.hands, expected.turn, expected.emperor, expected.guard,
+                expected.solo, expected.revealed, expected.marker, expected.bound)
+            compared += 1
+            calls += option["type"] == "call"
+            declines += option["type"] == "decline"
+    assert compared > 30 and calls > 5 and declines > 10

@@ -113,3 +113,30 @@ def test_the_search_bot_decides_from_its_view_only(preset):
     assert changed_guard > 0, "no position moved the hidden guard"
     if not preset_named(preset).guard_by_call:
         assert changed_solo > 0, "no position turned a team into a 暗独 or back"
+
+
+@pytest.mark.parametrize("preset", ["classic", "lianzhong_classic"])
+def test_the_search_bot_bids_from_its_view_only(preset):
+    # 叫庄 / 让位, searched over worlds dealt card by card: the same bid when the other
+    # hands are dealt again — after 0–6 refusals, so classic's 逼庄 and lianzhong_classic's
+    # forced second circle come up too.
+    compared = choices = 0
+    for number in range(POSITIONS * 2):
+        seed = hand_seed("no-peek-bid", number)
+        rng = random.Random(seed)
+        state = new_hand(preset, seed, options={"hold_sixes": number % 2 == 0})
+        for _ in range(number % 7):
+            if state["phase"] != "bidding" or "decline" not in view(state, state["turn"])["may"]:
+                break
+            state, _event = apply(state, {"seat": state["turn"], "type": "decline"})
+        if state["phase"] != "bidding":
+            continue
+        seat = state["turn"]
+        twin = hidden_twin(state, seat, rng)
+        assert twin["hands"] != state["hands"]
+        assert view(twin, seat) == view(state, seat)
+        assert (search(twin, seat, iterations=4, seed=number)
+                == search(state, seat, iterations=4, seed=number))
+        compared += 1
+        choices += len(view(state, seat)["choices"].get("call", [])) > 0
+    assert compared >= POSITIONS and choices >= POSITIONS // 2
