@@ -18,6 +18,12 @@ DEFAULT_BOT_LEVEL = "normal"
 DEFAULT_TRUSTEE_LEVEL = "novice"  # RULES §8: the baseline policy plays for a seat that timed out
 
 
+def playing_level(stored: str) -> str:
+    """The level a bot plays at, from its stored `Player.bot_level`: a bot made without
+    one (say in the admin) plays the default bot level."""
+    return stored or DEFAULT_BOT_LEVEL
+
+
 def decide(state: dict, seat: int, level: str, *, search_seconds: float) -> dict:
     """The action ``level``'s policy takes for ``seat`` (always legal); the search level
     thinks for at most ``search_seconds``. Pure and slow at the search level: call it

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from rooms.levels import DEFAULT_BOT_LEVEL, LEVELS
+from rooms.levels import LEVELS, playing_level
 from rooms.options import DEFAULTS as DEFAULT_OPTIONS
 
 SEATS = 5
@@ -41,9 +41,8 @@ class Player(AbstractUser):
 
     @property
     def level(self) -> str:
-        """The level a bot plays at: a bot made without one (say in the admin) plays the
-        default bot level."""
-        return self.bot_level or DEFAULT_BOT_LEVEL
+        """The level a bot plays at (`levels.playing_level`)."""
+        return playing_level(self.bot_level)
 
 
 def shown_name(*, name: str, bot: bool) -> str:

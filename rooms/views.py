@@ -24,7 +24,7 @@ from baohuang.clients import request_address
 from baohuang.errors import ServiceError
 from rooms import quickstart, selectors
 from rooms.forms import LEVEL_CHOICES, PRESET_LABELS, GuestForm, RoomForm
-from rooms.levels import DEFAULT_BOT_LEVEL
+from rooms.levels import DEFAULT_BOT_LEVEL, playing_level
 from rooms.models import SEATS, Player, Room, shown_name
 from rooms.room_info import replayable_hands, room_settings
 from rooms.services import player_guest, room_create, seat_add_bot, seat_take
@@ -65,7 +65,7 @@ def _bot_levels(room_ids: list[int]) -> dict[int, list[dict]]:
     """Room → its seated bots by level (label and count, 入门 first), for the room list."""
     found = {}
     for room_id, level in selectors.bot_levels(room_ids):
-        found.setdefault(room_id, Counter())[level or DEFAULT_BOT_LEVEL] += 1
+        found.setdefault(room_id, Counter())[playing_level(level)] += 1
     labels = dict(LEVEL_CHOICES)
     return {room_id: [{"level": level, "label": labels[level], "count": counts[level]}
                       for level in labels if counts[level]] for room_id, counts in found.items()}
