@@ -1,6 +1,7 @@
 """Fixtures shared by every app's tests: the five named players and a full table."""
 
 import itertools
+import time
 
 import pytest
 
@@ -22,6 +23,32 @@ def fresh_limits():
 
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_waits_out_a_deadlock():
+    """Retry the flush between transactional tests when PostgreSQL picked it as a deadlock's
+    victim. A module's Celery worker (rooms/tests/worker.py) or a live server may still be in
+    a transaction of the test just ended (a timer firing); TRUNCATE locks table after table,
+    and when the two meet in opposite orders PostgreSQL aborts one of them, sometimes the
+    flush, which failed the next test's teardown. Tried again, it waits for that transaction."""
+    from django.db import OperationalError
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    flush = BaseDatabaseOperations.execute_sql_flush
+
+    def patient(self, sql_list):
+        for attempt in range(5):
+            try:
+                return flush(self, sql_list)
+            except OperationalError as error:
+                if "deadlock" not in str(error) or attempt == 4:
+                    raise
+                time.sleep(0.2)
+
+    BaseDatabaseOperations.execute_sql_flush = patient
+    yield
+    BaseDatabaseOperations.execute_sql_flush = flush
 
 
 @pytest.fixture
