@@ -10,6 +10,9 @@ clearly: by more than ``MARGIN`` standard errors of the paired per-sample differ
 With few samples PIMC's estimates are noisy, and the best-looking of eight options is
 often just the luckiest; this keeps the search from trading a sound choice for noise.
 
+With ``alone`` (bids and declarations) the seat's own rollouts play a solo as the search
+will (`rollout.lone_follow`); a play's rollouts keep the rollout policy for every seat.
+
 Sampling stops after ``iterations`` samples; without them, at the ``deadline``
 (`time.perf_counter`): no sample is begun that would likely end after it, and one still
 running then is left out, so only whole samples count. With no whole sample the default
@@ -27,7 +30,8 @@ MARGIN = 2.0  # standard errors by which an option must beat the default (at 1.0
 # luckiest of ~8 candidates displaced the strong move too often, and lost points)
 
 
-def compare(worlds, seat: int, *, deadline: float, iterations: int | None, default: int = 0) -> int:
+def compare(worlds, seat: int, *, deadline: float, iterations: int | None, default: int = 0,
+            alone: bool = False) -> int:
     clock = time.perf_counter
     timed = iterations is None
     sums = squares = None
@@ -40,7 +44,7 @@ def compare(worlds, seat: int, *, deadline: float, iterations: int | None, defau
         for sim in worlds():
             if timed and clock() > deadline:
                 break  # out of time within this sample: it is left out
-            points.append(0 if sim is None else rollout(sim)[seat])
+            points.append(0 if sim is None else rollout(sim, seat if alone else None)[seat])
         else:
             gains = [value - points[default] for value in points]
             if sums is None:

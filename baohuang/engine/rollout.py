@@ -27,13 +27,38 @@ from .strong import BREAK_COST, CHEAP, HIGH_RANK_FROM, JOKER_COST, NEAR_OUT, kno
 MAX_ACTIONS = 3000  # a hand takes a few hundred actions; more would be a bug
 
 
-def rollout(sim: Sim) -> list[int]:
-    """Play ``sim`` to the end with `choose` for every seat; the five scores."""
+def rollout(sim: Sim, hero: int | None = None) -> list[int]:
+    """Play ``sim`` to the end with `choose` for every seat; the five scores. ``hero``, the
+    searching seat, plays its own part as the search does where the two differ most: alone
+    (`lone_follow`)."""
     for _ in range(MAX_ACTIONS):
         if sim.scores is not None:
             return sim.scores
-        sim.act(choose(sim, sim.turn))
+        seat = sim.turn
+        action = choose(sim, seat)
+        if action == PASS and seat == hero and seat == sim.emperor and sim.solo is not None:
+            action = lone_follow(sim, seat)
+        sim.act(action)
     raise RuntimeError("a rollout did not end")
+
+
+def lone_follow(sim: Sim, seat: int):
+    """A soloist's follow where `follow` passes: its cheapest beat, whatever it costs.
+
+    Alone against four, every round the rebels win is a lead they use to shed cards, and
+    the search bot plays a solo so: as 抢庄 emperor from a classic deal it went out first in
+    70 % of 40 hands against four strong seats, while its rollouts — `follow` for the
+    soloist, which saves its jokers and big sets — said 28 %; with this follow they say
+    57 %. The rollouts of the searching seat use it (`rollout`'s ``hero``) when it weighs a
+    bid or a declaration (`pimc.compare`'s ``alone``), so a solo is weighed as the search
+    will play it; the other seats keep `follow`. Not in a play's rollouts: there it made
+    the search's own solo play worse (20 of the same 40 hands won).
+    """
+    options = sim.plays(seat)
+    if not options:
+        return PASS
+    hand = sim.hands[seat]
+    return _unless_lone_three(sim, seat, min(options, key=lambda comp: _cost(hand, comp)))
 
 
 def choose(sim: Sim, seat: int):

@@ -25,8 +25,10 @@ against declining; classic 叫庄 weighs each card the seat may call against 让
 and lianzhong_classic 让位 each call against 明独保 and 让位 — over worlds dealt card by
 card, since the guard is whoever holds the called card's other copy; the window weighs
 明保 / 明独 against silence — all by the same paired rollouts from the start of play,
-with the strong policy's answer (= the baseline's) as the default. 反, 扭, 踢 and 抢独
-stay silent, as the strong policy does.
+with the strong policy's answer (= the baseline's) as the default. There the seat's own
+rollouts play a solo as the search plays it (`rollout.lone_follow`: every round it can
+take), not as the rollout policy would. 反, 扭, 踢 and 抢独 stay silent, as the strong
+policy does.
 """
 
 from __future__ import annotations

@@ -60,7 +60,8 @@ def declare(view: dict, rng: random.Random, *, deadline: float, iterations) -> d
             sims.append(sim)
         return sims
 
-    best = compare(worlds, view["seat"], deadline=deadline, iterations=iterations)
+    best = compare(worlds, view["seat"], deadline=deadline, iterations=iterations,
+                   alone=True)
     return _action(view, "declare", what=options[best])
 
 
@@ -95,7 +96,7 @@ def bundle_bid(view: dict, rng: random.Random, *, deadline: float, iterations) -
             hands[seat][tier] -= 1
         return sims + [_start(preset, hands, upper, guard, bound, rng)]
 
-    best = compare(worlds, seat, deadline=deadline, iterations=iterations)
+    best = compare(worlds, seat, deadline=deadline, iterations=iterations, alone=True)
     return _action(view, ("accept", "decline")[best])
 
 
@@ -135,7 +136,7 @@ def call_bid(view: dict, rng: random.Random, *, deadline: float, iterations) -> 
                 for option in options]
 
     best = compare(worlds, seat, deadline=deadline, iterations=iterations,
-                   default=options.index(default))
+                   default=options.index(default), alone=True)
     return options[best]
 
 
