@@ -35,7 +35,7 @@ ZH = {
     "Points": "积分", "Hands": "局数", "Won": "胜局", "Win rate": "胜率", "Nobody has points for this choice yet.": "暂时没有积分。",
     "Welcome, %(name)s": "欢迎，%(name)s", "Your points and history": "我的积分和战绩", "Play as a guest": "游客入场",
     "Enter": "进入", "Have an account?": "有账号？", "New room": "开新房间", "Create room": "创建房间", "Rooms": "房间",
-    "Room": "房间", "Seats": "座位", "playing": "对局中", "Join": "加入", "Watch": "旁观",
+    "Room": "房间", "Seats": "座位", "playing": "对局中", "%(ready)s ready": "%(ready)s 人已准备", "Join": "加入", "Watch": "旁观",
     "No open rooms yet: create one.": "还没有房间，开一个吧。", "Hands played": "已玩局数",
     "Running total of points": "积分走势", "Running total of points, oldest to newest": "积分走势（从早到晚）",
     "Ledger": "积分记录", "When": "时间", "What": "内容", "Total": "累计", "No points yet.": "还没有积分。",

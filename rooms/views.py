@@ -52,7 +52,8 @@ def _listed_rooms() -> list[dict]:
     """The lobby's list: rooms waiting for players first (fullest first), then the rest;
     newest first within each. Dissolved rooms (closed, abandoned) are not listed."""
     rooms = (selectors.rooms_open()
-             .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)))
+             .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)),
+                       ready=Count("seats", filter=Q(seats__player__isnull=False, seats__ready=True)))
              [:ROOMS_LISTED])
     bots = _bot_levels([room.pk for room in rooms])
     listed = [{"room": room, "free": 5 - room.taken, "preset_label": PRESET_LABELS.get(room.preset, room.preset),

@@ -108,6 +108,27 @@ def test_lobby_lists_open_rooms_with_free_seats_and_a_join_link(client, alice, b
     assert f'href="/rooms/{room.pk}/?join=1"' in page
 
 
+def test_the_lobby_says_how_many_seated_players_are_ready(client, alice, bob, charlie):
+    from rooms.services import seat_ready
+
+    room = room_create(creator=alice, name="Waiting", preset="classic")
+    for player in (alice, bob, charlie):
+        seat_take(room_id=room.pk, player=player)
+
+    def shown():
+        row = client.get(reverse("rooms:lobby_rooms")).content.decode().split(f'data-room="{room.pk}"')[1]
+        return row.split("</tr>")[0]
+
+    assert "ready-count" not in shown()  # nobody is ready yet
+    seat_ready(room_id=room.pk, player=alice)
+    seat_ready(room_id=room.pk, player=charlie)
+    assert 'data-ready="2"' in shown() and "2 人已准备" in shown()
+    seat_ready(room_id=room.pk, player=charlie, on=False)
+    assert 'data-ready="1"' in shown() and "1 人已准备" in shown()
+    client.post(reverse("rooms:set_language"), {"language": "en", "next": "/"})
+    assert "1 ready" in shown()
+
+
 def test_the_lobbys_room_list_is_served_alone_waiting_rooms_first_closed_rooms_gone(client, alice, bob):
     from rooms.services import room_dissolve
 
