@@ -1,5 +1,6 @@
-"""The lobby in a real Chromium: quick start on a phone, 找人打 bringing two browsers to one
-table, and the room list refreshing itself; at that table, 准备 and freeing a late seat."""
+"""The lobby in a real Chromium: quick start on a phone at the bot level chosen (shown on the
+seats and in the room list), 找人打 bringing two browsers to one table, and the room list
+refreshing itself; at that table, 准备 and freeing a late seat."""
 
 import pytest
 from playwright.sync_api import expect
@@ -20,6 +21,9 @@ def test_one_tap_on_a_phone_goes_from_the_lobby_to_a_dealt_hand(browser, server,
     button = newcomer.page.locator(".quick-presets li[data-preset='lianzhong'] button.quick-bots")
     assert button.evaluate(IN_VIEW_JS), "the quick start must be on the first screen of a phone"
     newcomer.screenshot("lobby-phone")
+    level = newcomer.page.locator(".quick-presets li[data-preset='lianzhong'] select.bot-level")
+    expect(level).to_have_value("normal")  # 普通 unless chosen
+    level.select_option("novice")
 
     room = newcomer.quick_start("lianzhong", "bots")  # the one tap: no nickname, no form
 
@@ -31,7 +35,14 @@ def test_one_tap_on_a_phone_goes_from_the_lobby_to_a_dealt_hand(browser, server,
     expect(newcomer.page.locator(".seat.bot")).to_have_count(4)
     bots = newcomer.page.locator(".seat.bot .name").all_text_contents()
     assert sorted(bots) == ["机器人 1", "机器人 2", "机器人 3", "机器人 4"], bots  # worded in the page's language
+    expect(newcomer.page.locator(".seat.bot .badge.level")).to_have_text(["入门"] * 4)  # the level chosen
+    from rooms.models import Seat as SeatRow
+
+    assert {seat.player.level for seat in SeatRow.objects.filter(room_id=room, player__is_bot=True)} == {"novice"}
     newcomer.screenshot("quick-start-dealt-phone")
+
+    newcomer.open_lobby()  # the room list names its bots' level
+    expect(newcomer.page.locator(f"tr[data-room='{room}'] .badge.level[data-level=novice]")).to_have_text("入门 ×4")
 
 
 @pytest.mark.django_db(transaction=True)
