@@ -31,7 +31,7 @@ def flush_waits_out_a_deadlock():
     victim. A module's Celery worker (rooms/tests/worker.py) or a live server may still be in
     a transaction of the test just ended (a timer firing); TRUNCATE locks table after table,
     and when the two meet in opposite orders PostgreSQL aborts one of them, sometimes the
-    flush, which failed the next test's teardown. Tried again, it waits for that transaction."""
+    flush, which failed that test's teardown. Tried again, it waits for that transaction."""
     from django.db import OperationalError
     from django.db.backends.base.operations import BaseDatabaseOperations
 
