@@ -18,6 +18,7 @@ from baohuang import engine
 from baohuang.errors import ServiceError
 from rooms import frames, presence, telemetry
 from rooms.event_frames import FRAMES, VISITOR, encode
+from rooms.heartbeats import heartbeat
 from rooms.hand_states import STATES
 from rooms.models import Room
 from rooms.notify import room_group
@@ -67,7 +68,6 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.ready = False
         self.recent = deque()  # arrival times of recent frames, for the rate limit
         self.closing = False
-        self.heartbeat = None
         self.counted = False  # in telemetry.OPEN_SOCKETS
         room = await db(room_find)(self.room_id)
         refusal = self._refusal(room)
@@ -86,8 +86,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.user is not None:
             # Live first, then online: the presence sweep never sees this seat online
             # without a live socket behind it (rooms/presence.py).
-            await self._alive()
-            self.heartbeat = asyncio.create_task(self._beat())
+            await self._presence_call(presence.socket_alive)
+            heartbeat().add(self.channel_name, room_id=self.room_id, player_id=self.user.pk)
             await db(presence.seat_connected)(room_id=self.room_id, player=self.user)
         await self.send_snapshot()
         self.ready = True  # pings may be answered as they arrive (`_answer_ping`)
@@ -107,23 +107,13 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if self.counted:
             telemetry.OPEN_SOCKETS.dec()
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
         if self.joined:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.user is not None:
+                heartbeat().discard(self.channel_name)
                 await self._presence_call(presence.socket_gone)
             if self.role == "player":
                 await db(presence.seat_disconnected)(room_id=self.room_id, player=self.user)
-
-    async def _alive(self) -> None:
-        await self._presence_call(presence.socket_alive)
-
-    async def _beat(self) -> None:
-        """Renew this socket's live entry until it closes (rooms/presence.py)."""
-        while True:
-            await asyncio.sleep(presence.heartbeat_seconds())
-            await self._alive()
 
     async def _presence_call(self, function) -> None:
         """A live-socket entry in Redis: a failure is logged, never allowed to cost the

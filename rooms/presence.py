@@ -8,8 +8,8 @@ the seat online again (`RoomConsumer.room_changed`) — no connection counting t
 a process dies.
 
 A server process that dies closes nothing, so each socket of a signed-in player also keeps
-an entry in Redis (a sorted set per room and player: socket → expiry), renewed by a
-heartbeat every third of `PRESENCE_TTL_SECONDS`. The presence sweep
+an entry in Redis (a sorted set per room and player: socket → expiry), renewed by its
+process's heartbeat (`rooms.heartbeats`) every third of `PRESENCE_TTL_SECONDS`. The presence sweep
 (`seats_sweep_gone`, run by the Celery beat task `rooms.sweep_presence`) takes offline every seat shown online whose
 player has no live entry left. A live socket that hears its own seat go offline marks it
 online again, so a late heartbeat costs a flicker, never a wrong state.
@@ -74,11 +74,21 @@ def _key(room_id: int, player_id: int) -> str:
 
 def socket_alive(*, room_id: int, player_id: int, socket: str) -> None:
     """The player's socket `socket` in the room is live for another `PRESENCE_TTL_SECONDS`
-    (at connect, then at every heartbeat)."""
-    key, ttl = _key(room_id, player_id), settings.PRESENCE_TTL_SECONDS
+    (at connect; then with the rest of its process's sockets, `sockets_alive`)."""
+    sockets_alive([(room_id, player_id, socket)])
+
+
+def sockets_alive(entries: list[tuple[int, int, str]]) -> None:
+    """Each `(room id, player id, socket)` is live for another `PRESENCE_TTL_SECONDS`: a
+    server process's heartbeat renews all its sockets at once (`rooms.heartbeats`), in one
+    round trip."""
+    ttl = settings.PRESENCE_TTL_SECONDS
+    until = time.time() + ttl
     with _redis(settings.REDIS_URL).pipeline() as pipe:
-        pipe.zadd(key, {socket: time.time() + ttl})
-        pipe.expire(key, 2 * ttl)
+        for room_id, player_id, socket in entries:
+            key = _key(room_id, player_id)
+            pipe.zadd(key, {socket: until})
+            pipe.expire(key, 2 * ttl)
         pipe.execute()
 
 

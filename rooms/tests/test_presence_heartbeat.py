@@ -1,0 +1,52 @@
+"""The presence heartbeat of a server process (rooms/heartbeats.py): each beat renews the
+Redis entries of all the process's live sockets in one call, which keeps them live past
+their first entry's time; a socket that closes leaves the beat."""
+
+import asyncio
+
+import pytest
+
+from rooms import presence
+from rooms.tests.test_consumer import joined
+from tests.live import anyio_backend, db, isolated_channel_layer, no_lingering_connections, session_key  # noqa: F401
+
+pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("isolated_channel_layer")]
+
+
+async def test_one_call_per_beat_keeps_every_socket_of_the_process_live(full_table, players, settings, monkeypatch):
+    settings.PRESENCE_TTL_SECONDS = 3  # a beat a second; an entry not renewed is gone after 3 s
+    room = await db(full_table)("classic")
+    sessions = [await db(session_key)(player) for player in players[:3]]
+    calls = []
+    write = presence.sockets_alive
+
+    def recorded(entries):
+        calls.append(sorted(player for _room, player, _socket in entries))
+        write(entries)
+
+    monkeypatch.setattr(presence, "sockets_alive", recorded)
+    clients = [await joined(room, session) for session in sessions]
+    ids = sorted(player.pk for player in players[:3])
+    pairs = [(room.pk, player.pk) for player in players[:3]]
+
+    async def next_call() -> list[int]:
+        seen = len(calls)
+        for _ in range(200):
+            if len(calls) > seen:
+                return calls[-1]
+            await asyncio.sleep(0.05)
+        raise AssertionError("no heartbeat within 10 s")
+
+    # Beats until the entries written at connect would have run out: only renewals kept them.
+    started = asyncio.get_running_loop().time()
+    while asyncio.get_running_loop().time() - started < settings.PRESENCE_TTL_SECONDS + 0.5:
+        assert await next_call() == ids  # the three sockets, in one call
+    assert await db(presence.live_sockets)(pairs) == [1, 1, 1]
+
+    await clients[2].close()
+    assert await db(presence.live_sockets)(pairs) == [1, 1, 0]
+    left = sorted(player.pk for player in players[:2])
+    assert await next_call() == left or await next_call() == left  # a beat already under way may name it once more
+    for client in clients[:2]:
+        await client.close()
