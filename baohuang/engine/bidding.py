@@ -154,15 +154,22 @@ def triples(hand) -> list[str]:
 
 
 def callable_identities(state: dict, seat: int) -> list[str]:
-    """What ``seat`` may call now: triples always, four-of-a-kind unless forced (逼庄);
-    in lianzhong_classic natural cards only (jokers may not be called)."""
-    counts = identity_counts(state["hands"][seat])
-    allowed = (3,) if _call_forced_to_triple(state) else (3, 4)
-    naturals_only = procedure(state) is THRONE_CALL
-    deck = deck_identities(state["preset"])
+    """What ``seat`` may call now (`calls_of`)."""
+    return calls_of(state["preset"], identity_counts(state["hands"][seat]),
+                    forced=_call_forced_to_triple(state))
+
+
+def calls_of(preset: str, counts: Counter, *, forced: bool) -> list[str]:
+    """What a hand holding ``counts`` (by identity) may call, highest first: triples
+    always, four-of-a-kind unless forced (classic 逼庄: a lianzhong_classic seat forced after
+    a circle may still call a four); in lianzhong_classic natural cards only (jokers may
+    not be called); never a card the deck holds fewer than four of."""
+    throne = BIDDINGS[preset_named(preset).bidding] is THRONE_CALL
+    allowed = (3,) if forced and not throne else (3, 4)
+    deck = deck_identities(preset)
     return sorted((ident for ident, count in counts.items()
                    if count in allowed and deck[ident] == 4
-                   and not (naturals_only and not _is_natural(ident))),
+                   and not (throne and not _is_natural(ident))),
                   key=lambda ident: -value(ident, "classic"))
 
 
@@ -242,10 +249,16 @@ def do_decline_classic(state: dict, seat: int, event: dict) -> None:
 
 
 def forced_caller(state: dict) -> int | None:
-    """逼庄: from the first holder through each 上家, the first seat holding a triple."""
-    seat = state["first_holder"]
+    """逼庄 (`first_with_triple`)."""
+    return first_with_triple(state["first_holder"], [identity_counts(hand) for hand in state["hands"]])
+
+
+def first_with_triple(first_holder: int, counts: list[Counter]) -> int | None:
+    """逼庄: from the first holder through each 上家, the first seat holding three of an
+    identity (``counts``: each seat's hand by identity)."""
+    seat = first_holder
     for _ in range(5):
-        if triples(state["hands"][seat]):
+        if 3 in counts[seat].values():
             return seat
         seat = prev_seat(seat)
     return None

@@ -26,8 +26,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .bidding import THRONE_MAX_REFUSALS, _bundle_card, identity_counts
-from .cards import EMPEROR_CARD, VALUES, deck_identities, identity, value
+from .bidding import THRONE_MAX_REFUSALS, _bundle_card, calls_of, first_with_triple, identity_counts
+from .cards import EMPEROR_CARD, VALUES, deck_identities, identity
 from .determinize import (_known_baozi_holder, deal_unseen, sample, six_binding,
                           unseen_pool)
 from .fastsim import TIERS, Sim, guard_tier
@@ -192,7 +192,7 @@ def _settle(preset, hands, bidding, seat, option, bound, seed) -> Sim | None:
             if declined >= THRONE_MAX_REFUSALS:
                 return None
         elif declined >= 5:
-            turn = _forced_caller(hands, bidding["first_holder"])
+            turn = first_with_triple(bidding["first_holder"], hands)
             if turn is None:
                 return None  # 黄庄
             forced = True
@@ -206,33 +206,13 @@ def _pass_crown(hands, source: int, target: int) -> None:
     hands[target][identity(EMPEROR_CARD)] += 1
 
 
-def _callable(preset, hand: Counter, forced: bool) -> list[str]:
-    """`bidding.callable_identities` on an identity hand: highest first."""
-    throne = PRESET[preset].bidding == "throne_call"
-    allowed = (3,) if forced and not throne else (3, 4)
-    deck = deck_identities(preset)
-    return sorted((card for card, count in hand.items() if count in allowed and deck[card] == 4
-                   and not (throne and card in ("SJ", "BJ"))),
-                  key=lambda card: -value(card, "classic"))
-
-
 def _baseline_call(preset, hand: Counter, forced: bool) -> str | None:
     """The baseline's call (`bidding._default_call`, `_default_throne`), None to decline."""
-    calls = _callable(preset, hand, forced)
+    calls = calls_of(preset, hand, forced=forced)
     held = [card for card in calls if hand[card] == 3]
     if held:
         return held[0]
     return calls[0] if calls and forced else None
-
-
-def _forced_caller(hands, first_holder: int) -> int | None:
-    """逼庄: from the first holder through each 上家, the first seat holding a triple."""
-    turn = first_holder
-    for _ in range(5):
-        if any(count == 3 for count in hands[turn].values()):
-            return turn
-        turn = prev_seat(turn)
-    return None
 
 
 def _crowned(preset, hands, crown, emperor, kind, card, bound, seed) -> Sim:
