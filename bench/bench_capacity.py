@@ -8,10 +8,13 @@ Run (PostgreSQL and Redis on this machine):
 For each N it seats five guests at N fresh tables (through the services, in this
 process), starts one server process with production settings, connects every socket,
 deals every hand, then for `--seconds` lets each table's awaited seat play its next move
-(worked out in advance) every 2 s ± 0.5 s (random.Random(--seed)). It prints, per N:
+(worked out in advance) every 2 s ± 0.5 s (random.Random(--seed)), while every socket
+pings as the table page does (static/js/connection.js): a `ping` after every `--ping`
+seconds (1) in which it heard no frame; `--ping 0` sends none. It prints, per N:
 moves made, p50 / p99 from sending `act` until every socket of the table (five seats and
 its spectator) has that version's `event`, errors (error frames, closed sockets, moves
-that never reached everyone within 10 s), the server's CPU (share of one core over the
+that never reached everyone within 10 s), the `pong` round trip p50 / p99 and how many
+pongs took over 2 s (a page would show 连接中断 meanwhile), the server's CPU (share of one core over the
 playing period), the load generator's own CPU (this process: at 100% it, not the server, is
 the limit) and the server's resident memory per socket (growth from before connecting).
 
@@ -32,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_live import make_tables, moves_of, percentile, prepare_database  # noqa: E402
+from bench_live import django_on, make_tables, moves_of, percentile  # noqa: E402
 
 WAIT = 10.0
 PACE = 2.0
@@ -45,6 +48,7 @@ def parse_args():
     parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 1000, 2000])
     parser.add_argument("--seconds", type=float, default=20.0, help="playing time per N")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ping", type=float, default=1.0, help="seconds between a socket's pings (0: none)")
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
     return parser.parse_args()
@@ -92,6 +96,8 @@ class Socket:
     def __init__(self, url: str, session: str | None, table: Table, errors: list):
         self.url, self.session, self.table, self.errors = url, session, table, errors
         self.snapshots = asyncio.Queue()
+        self.pongs: list[float] = []  # seconds from each ping to its pong
+        self.heard = 0.0  # when the last frame arrived
 
     async def open(self):
         import websockets
@@ -106,11 +112,13 @@ class Socket:
     async def read(self):
         try:
             async for text in self.ws:
-                now = time.perf_counter()
+                now = self.heard = time.perf_counter()
                 frame = json.loads(text)
                 kind = frame.get("type")
                 if kind == "event":
                     self.table.arrived(frame["version"], now)
+                elif kind == "pong":
+                    self.pongs.append(now - frame["t"])
                 elif kind == "snapshot":
                     self.snapshots.put_nowait(frame)
                 elif kind == "error":
@@ -141,13 +149,25 @@ async def play_table(table, seats, moves, start, hand, until, rng, latencies, er
         await asyncio.sleep(max(0.0, PACE + rng.uniform(-JITTER, JITTER) - (time.perf_counter() - sent)))
 
 
+async def keep_pinging(socket, every: float, until: float, rng) -> None:
+    """Ping as the page does until ``until``: looking every half period, a `ping` (its `t`
+    echoed in the pong) once ``every`` seconds have passed with no frame heard and no ping sent."""
+    await asyncio.sleep(rng.uniform(0, every))  # sockets spread over one period
+    pinged = 0.0
+    while (now := time.perf_counter()) < until:
+        if now - max(pinged, socket.heard) >= every:
+            pinged = now
+            await socket.ws.send(json.dumps({"type": "ping", "t": now}))
+        await asyncio.sleep(every / 2)
+
+
 async def connect_all(sockets, batch: int = 100):
     for index in range(0, len(sockets), batch):
         await asyncio.gather(*(socket.open() for socket in sockets[index:index + batch]))
         await asyncio.gather(*(socket.snapshots.get() for socket in sockets[index:index + batch]))
 
 
-async def measure(server, specs, seconds: float, seed: int) -> dict:
+async def measure(server, specs, seconds: float, seed: int, ping: float) -> dict:
     from asgiref.sync import sync_to_async
 
     errors, latencies, tables = [], [], []
@@ -178,9 +198,10 @@ async def measure(server, specs, seconds: float, seed: int) -> dict:
     rng = random.Random(seed)
     cpu_start, client_start, wall_start = cpu_seconds(pid), time.process_time(), time.perf_counter()
     until = wall_start + seconds
+    pings = [keep_pinging(socket, ping, until, random.Random(rng.random())) for socket in everyone] if ping else []
     await asyncio.gather(*(play_table(table, seats, moves, start, hand, until, random.Random(rng.random()),
                                       latencies, errors)
-                           for (table, seats), (hand, moves, start) in zip(tables, plans)))
+                           for (table, seats), (hand, moves, start) in zip(tables, plans)), *pings)
     wall = time.perf_counter() - wall_start
     cpu = (cpu_seconds(pid) - cpu_start) / wall
     client = (time.process_time() - client_start) / wall
@@ -188,7 +209,16 @@ async def measure(server, specs, seconds: float, seed: int) -> dict:
         await socket.close()
     return {"sockets": len(everyone), "connect_s": connect_seconds, "moves": len(latencies), "wall": wall,
             "latencies": latencies, "errors": errors, "cpu": cpu, "client": client,
+            "pongs": [pong for socket in everyone for pong in socket.pongs],
             "rss_per_socket": (rss_connected - rss_before) / len(everyone), "rss": rss_connected}
+
+
+def pong_figures(pongs: list[float]) -> str:
+    if not pongs:
+        return "no pings"
+    late = sum(1 for pong in pongs if pong > 2.0)
+    return (f"pong p50 {percentile(pongs, 0.5) * 1000:.1f} ms p99 {percentile(pongs, 0.99) * 1000:.1f} ms"
+            f" ({late} of {len(pongs)} over 2 s)")
 
 
 def report(n: int, result: dict) -> None:
@@ -196,7 +226,7 @@ def report(n: int, result: dict) -> None:
     print(f"N={n:5d} tables, {result['sockets']:6d} sockets (connected in {result['connect_s']:.1f} s): "
           f"{result['moves']} moves in {result['wall']:.1f} s = {result['moves'] / result['wall']:.1f}/s   "
           f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms   p99 {percentile(latencies, 0.99) * 1000:.1f} ms   "
-          f"errors {len(result['errors'])}   server CPU {result['cpu'] * 100:.0f}% of a core   "
+          f"errors {len(result['errors'])}   {pong_figures(result['pongs'])}   server CPU {result['cpu'] * 100:.0f}% of a core   "
           f"load generator CPU {result['client'] * 100:.0f}%   "
           f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket",
           flush=True)
@@ -206,19 +236,14 @@ def report(n: int, result: dict) -> None:
 
 def main():
     args = parse_args()
-    prepare_database(args.database)
-    os.environ["DATABASE_URL"] = args.database
-    os.environ["REDIS_URL"] = args.redis
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
-    import django
-
-    django.setup()
+    django_on(args.database, args.redis)
     from django.conf import settings
 
     from tests.live import Server, channel_prefix, server_env
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; one move per table every "
-          f"{PACE} s ± {JITTER} s; one spectator per {SPECTATOR_EVERY} tables", flush=True)
+          f"{PACE} s ± {JITTER} s; one spectator per {SPECTATOR_EVERY} tables; "
+          + (f"a ping per socket every {args.ping:g} s" if args.ping else "no pings"), flush=True)
     for n in args.tables:
         prefix = channel_prefix()
         env = server_env(database=args.database, redis=args.redis, prefix=prefix, CELERY_QUEUE=f"{prefix}celery",
@@ -227,7 +252,7 @@ def main():
         server = Server(env=env, log_path=ROOT / "var" / "bench_capacity_uvicorn.log",
                         options=("--ws-per-message-deflate", "false", "--backlog", "4096")).start()
         try:
-            result = asyncio.run(measure(server, specs, args.seconds, args.seed))
+            result = asyncio.run(measure(server, specs, args.seconds, args.seed, args.ping))
         finally:
             server.stop()
             import redis

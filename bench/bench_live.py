@@ -85,6 +85,18 @@ def prepare_database(url: str) -> None:
     subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, env=env, check=True)
 
 
+def django_on(database: str, redis: str) -> None:
+    """Create and migrate the scratch database, and set up this process's Django on it
+    and on ``redis`` (the tables are made here, through the services)."""
+    prepare_database(database)
+    os.environ["DATABASE_URL"] = database
+    os.environ["REDIS_URL"] = redis
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
+    import django
+
+    django.setup()
+
+
 def make_tables(rooms: int, preset: str) -> list[dict]:
     """Rooms with five seated guests each, and a signed-in session per guest."""
     from rooms.services import player_guest, room_create, seat_take
@@ -313,13 +325,7 @@ def report(rooms: int, runs: dict) -> None:
 
 def main():
     args = parse_args()
-    prepare_database(args.database)
-    os.environ["DATABASE_URL"] = args.database
-    os.environ["REDIS_URL"] = args.redis
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
-    import django
-
-    django.setup()
+    django_on(args.database, args.redis)
     from tests.live import Server, channel_prefix, server_env
 
     prefix = channel_prefix()
