@@ -1,7 +1,9 @@
 // The room's WebSocket (docs/protocol.md): a heartbeat, reconnecting on its own. It knows
 // nothing of the game: main.js re-sends the store's pending action after a reconnect.
 //
-// Heartbeat: a `ping` every second; when nothing at all has been heard for 2 s the
+// Heartbeat: a `ping` after every second in which nothing was heard (any frame heard shows
+// the line alive as a `pong` does, so a busy table sends fewer: each costs the server a
+// message, as much as a move's frame to one seat); when nothing at all has been heard for 2 s the
 // connection is "stalled" (the page says 连接中断 and disables its buttons); after 6 s of
 // silence the socket is dropped and a new one is opened (back-off 0.5 s … 5 s). Time the
 // page itself did not run (a starved machine, a background tab) is not counted as silence.
@@ -89,9 +91,9 @@ export class Connection {
       return;
     }
     if (quiet >= STALLED_AFTER) this.setStatus("stalled");
-    if (!this.lastPing || Date.now() - this.lastPing >= PING_EVERY) {
-      this.lastPing = Date.now();
-      this.send({ type: "ping", t: this.lastPing });
+    if (now - Math.max(this.lastPing || 0, this.heard) >= PING_EVERY) {
+      this.lastPing = now;
+      this.send({ type: "ping", t: now });
     }
   }
 

@@ -67,3 +67,24 @@ test("time the page did not run (a starved machine, a background tab) is not sil
     mock.timers.reset();
   }
 });
+
+test("a socket that keeps hearing frames sends no ping; once they stop it pings within a second", () => {
+  mock.timers.enable({ apis: ["setInterval", "setTimeout", "Date"], now: 3_000_000 });
+  try {
+    const conn = new Connection("/ws/rooms/1/", { onStatus() {}, onMessage() {}, onOpen() {} });
+    conn.connect();
+    const socket = FakeSocket.made.at(-1);
+    socket.open();
+    for (let beat = 0; beat < 10; beat += 1) { // a busy table: a frame every half second
+      mock.timers.tick(500);
+      socket.hear({ type: "presence", seat: { index: 0 } });
+    }
+    assert.deepEqual(socket.sent.filter((frame) => frame.type === "ping"), []);
+    run(1000); // quiet now
+    const pings = socket.sent.filter((frame) => frame.type === "ping");
+    assert.equal(pings.length, 1);
+    assert.equal(conn.open, true);
+  } finally {
+    mock.timers.reset();
+  }
+});
