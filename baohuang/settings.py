@@ -288,6 +288,7 @@ LIMITS = {
     "guests": envrate("LIMIT_GUESTS", "20/h"),  # new guest players per client address
     "rooms": envrate("LIMIT_ROOMS", "20/h"),  # new rooms per client address
     "chat": envrate("LIMIT_CHAT", "10/10s"),  # chat lines per player, all sockets together
+    "reads": envrate("LIMIT_READS", "120/m"),  # player pages, leaderboard, replays per address
 }
 RATELIMIT_USE_CACHE = "default"
 # Seats one (human) player may hold at once across rooms not dissolved.

@@ -25,6 +25,7 @@ ZH = {
     "Seconds to press Ready 准备 before the others may free the seat": "准备限时（秒，过时不准备的座位可被请出）", "This room does not allow bots.": "这个房间不允许机器人。",
     "%(name)s's table": "%(name)s的牌桌", "Choose a nickname of at most 20 characters.": "请起一个不超过 20 个字的昵称。",
     "Too many at once from your address: wait a while and try again.": "你的网络地址操作太频繁，请稍后再试。",
+    "Too many requests": "请求太频繁",
     "Too many failed logins: try again in %(minutes)s minutes.": "登录失败次数太多，请 %(minutes)s 分钟后再试。",
     "This room does not allow spectators.": "这个房间不允许旁观。",
     "Pick a nickname or log in first.": "请先起个昵称或登录。", "Bots are not available on this server.": "本服务器没有机器人。",

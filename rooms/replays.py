@@ -18,12 +18,14 @@ from baohuang.engine.fairness import verify
 from baohuang.engine.replays import steps
 from rooms.forms import PRESET_LABELS
 from rooms.models import Hand, HandEvent, Player
+from rooms.page_limits import read_limited
 from rooms.selectors import record_visible
 from django.utils.translation import gettext as _
 
 from rooms.table_text import table_text
 
 
+@read_limited
 def hand_replay_page(request, hand_id: int):
     hand = get_object_or_404(Hand.objects.select_related("room"), pk=hand_id)
     if hand.running:

@@ -26,6 +26,7 @@ from rooms import quickstart, selectors
 from rooms.forms import LEVEL_CHOICES, PRESET_LABELS, GuestForm, RoomForm
 from rooms.levels import DEFAULT_BOT_LEVEL, playing_level
 from rooms.models import SEATS, Player, Room, shown_name
+from rooms.page_limits import read_limited
 from rooms.room_info import replayable_hands, room_settings
 from rooms.services import player_guest, room_create, seat_add_bot, seat_take
 from rooms.table_text import refusal, table_text
@@ -272,6 +273,7 @@ def _int_or_none(text: str | None) -> int | None:
 # -- players and the leaderboard ---------------------------------------------------
 
 
+@read_limited
 def player_page(request, player_id: int):
     """A player's public profile: totals, figures per preset and the chart of the running total.
 
@@ -402,6 +404,7 @@ def ledger_chart(totals: list[int], *, width: int = 600, height: int = 180, pad:
             "left": pad, "right": width - pad}
 
 
+@read_limited
 def leaderboard(request):
     """Players ranked by points or by skill rating; hands played and won; bots are left off.
 

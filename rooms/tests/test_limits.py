@@ -22,7 +22,7 @@ def shared_cache(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": settings.REDIS_URL, "KEY_PREFIX": prefix}}
     settings.NUM_PROXIES = 1
-    settings.LIMITS = {"guests": "3/h", "rooms": "2/h", "chat": "4/10s"}
+    settings.LIMITS = {"guests": "3/h", "rooms": "2/h", "chat": "4/10s", "reads": "3/m"}
     store = redis.Redis.from_url(settings.REDIS_URL)
     yield lambda: store.keys(f"{prefix}:*")
     if keys := store.keys(f"{prefix}:*"):
@@ -108,3 +108,30 @@ def test_chat_is_limited_per_player_across_rooms_and_sockets(alice, bob):
 
     assert refused.value.code == "chat_too_fast"
     assert ChatMessage.objects.filter(player=alice).count() == 4
+
+
+def test_public_reads_per_address_are_limited_together_and_say_why(client, alice):
+    # Player pages and the leaderboard count together, per address; another address is free.
+    player = reverse("rooms:player", args=[alice.pk])
+    answers = [client.get(url, **from_address(client, "1.2.3.4")).status_code
+               for url in (player, reverse("rooms:leaderboard"), player)]
+    refused = client.get(player, **from_address(client, "1.2.3.4"))
+    english = client.get(reverse("rooms:leaderboard"), HTTP_ACCEPT_LANGUAGE="en", **from_address(client, "1.2.3.4"))
+    elsewhere = client.get(player, **from_address(client, "5.6.7.8"))
+
+    assert answers == [200, 200, 200]
+    assert refused.status_code == 429
+    assert "你的网络地址操作太频繁" in refused.content.decode()
+    assert english.status_code == 429
+    assert "Too many at once from your address" in english.content.decode()
+    assert elsewhere.status_code == 200
+
+
+def test_hand_replays_count_as_public_reads(client, settings):
+    settings.LIMITS = {**settings.LIMITS, "reads": "1/m"}
+    replay = reverse("rooms:hand_replay", args=[999999])
+    first = client.get(replay, **from_address(client, "1.2.3.4"))
+    second = client.get(replay, **from_address(client, "1.2.3.4"))
+
+    assert first.status_code == 404  # counted before the hand is looked up: no such hand
+    assert second.status_code == 429
