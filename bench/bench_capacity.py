@@ -1,22 +1,24 @@
-"""Capacity at human pace: N tables on one Uvicorn process, each making one move every
-2 s (seeded jitter), five seated sockets per table plus one spectator per ten tables.
+"""Capacity at human pace: N tables on one Uvicorn process (or `--workers` processes), each
+making one move every 2 s (seeded jitter), five seated sockets per table plus one spectator
+per ten tables.
 
 Run (PostgreSQL and Redis on this machine):
 
     .venv/bin/python bench/bench_capacity.py --tables 100 500 1000 2000 --seconds 20
 
 For each N it seats five guests at N fresh tables (through the services, in this
-process), starts one server process with production settings, connects every socket,
-deals every hand, then for `--seconds` lets each table's awaited seat play its next move
-(worked out in advance) every 2 s ± 0.5 s (random.Random(--seed)), while every socket
-pings as the table page does (static/js/connection.js): a `ping` after every `--ping`
-seconds (1) in which it heard no frame; `--ping 0` sends none. It prints, per N:
-moves made, p50 / p99 from sending `act` until every socket of the table (five seats and
-its spectator) has that version's `event`, errors (error frames, closed sockets, moves
-that never reached everyone within 10 s), the `pong` round trip p50 / p99 and how many
-pongs took over 2 s (a page would show 连接中断 meanwhile), the server's CPU (share of one core over the
-playing period), the load generator's own CPU (this process: at 100% it, not the server, is
-the limit) and the server's resident memory per socket (growth from before connecting).
+process), starts the server with production settings, connects every socket, deals every
+hand, then for `--seconds` lets each table's awaited seat play its next move (worked out
+in advance) every 2 s ± 0.5 s (random.Random(--seed)), while every socket pings as the
+table page does (static/js/connection.js): a `ping` after every `--ping` seconds (1) in
+which it heard no frame; `--ping 0` sends none. It prints, per N: moves made, p50 / p99
+from sending `act` until every socket of the table (five seats and its spectator) has that
+version's `event`, errors (error frames, closed sockets, moves that never reached everyone
+within 10 s), the `pong` round trip p50 / p99 and how many pongs took over 2 s (a page
+would show 连接中断 meanwhile), the server's CPU (all its processes, in shares of one core,
+over the playing period), the load generator's own CPU (this process: at 100% it, not the
+server, is the limit) and the server's resident memory per socket (growth from before
+connecting, all its processes).
 
 The load generator runs on the same machine as the server, the database and Redis, so
 on a small machine it competes with them for the CPU: read the figures as a lower bound.
@@ -35,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_live import django_on, make_tables, moves_of, percentile  # noqa: E402
+from bench_live import django_on, make_tables, moves_of, percentile, server_cpu, server_rss  # noqa: E402
 
 WAIT = 10.0
 PACE = 2.0
@@ -48,25 +50,11 @@ def parse_args():
     parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 1000, 2000])
     parser.add_argument("--seconds", type=float, default=20.0, help="playing time per N")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="Uvicorn worker processes")
     parser.add_argument("--ping", type=float, default=1.0, help="seconds between a socket's pings (0: none)")
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
     return parser.parse_args()
-
-
-# -- the server's own figures (Linux /proc) -----------------------------------------------
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_bytes(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    return 0
 
 
 # -- the clients ------------------------------------------------------------------------------
@@ -172,7 +160,7 @@ async def measure(server, specs, seconds: float, seed: int, ping: float) -> dict
 
     errors, latencies, tables = [], [], []
     pid = server.process.pid
-    rss_before = rss_bytes(pid)
+    rss_before = server_rss(pid)
     everyone = []
     for number, spec in enumerate(specs):
         watchers = 1 if number % SPECTATOR_EVERY == 0 else 0
@@ -194,16 +182,16 @@ async def measure(server, specs, seconds: float, seed: int, ping: float) -> dict
             while (snap := await socket.snapshots.get())["hand"] is None:
                 pass
         plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
-    rss_connected = rss_bytes(pid)
+    rss_connected = server_rss(pid)
     rng = random.Random(seed)
-    cpu_start, client_start, wall_start = cpu_seconds(pid), time.process_time(), time.perf_counter()
+    cpu_start, client_start, wall_start = server_cpu(pid), time.process_time(), time.perf_counter()
     until = wall_start + seconds
     pings = [keep_pinging(socket, ping, until, random.Random(rng.random())) for socket in everyone] if ping else []
     await asyncio.gather(*(play_table(table, seats, moves, start, hand, until, random.Random(rng.random()),
                                       latencies, errors)
                            for (table, seats), (hand, moves, start) in zip(tables, plans)), *pings)
     wall = time.perf_counter() - wall_start
-    cpu = (cpu_seconds(pid) - cpu_start) / wall
+    cpu = (server_cpu(pid) - cpu_start) / wall
     client = (time.process_time() - client_start) / wall
     for socket in everyone:
         await socket.close()
@@ -250,7 +238,8 @@ def main():
                          DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
         specs = make_tables(n, "classic")
         server = Server(env=env, log_path=ROOT / "var" / "bench_capacity_uvicorn.log",
-                        options=("--ws-per-message-deflate", "false", "--backlog", "4096")).start()
+                        options=("--ws-per-message-deflate", "false", "--backlog", "4096",
+                                 *(("--workers", str(args.workers)) if args.workers > 1 else ()))).start()
         try:
             result = asyncio.run(measure(server, specs, args.seconds, args.seed, args.ping))
         finally:

@@ -138,10 +138,33 @@ class Stats:
         self.cpu: float | None = None  # the server process's CPU seconds over the run
 
 
+def server_processes(pid: int) -> list[int]:
+    """The server process and those it started (Uvicorn's `--workers`), from Linux /proc."""
+    found, at = [pid], 0
+    while at < len(found):
+        children = Path(f"/proc/{found[at]}/task/{found[at]}/children")
+        found += [int(child) for child in children.read_text().split()] if children.exists() else []
+        at += 1
+    return found
+
+
 def server_cpu(pid: int) -> float:
-    """CPU seconds (user + system) the process has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds (user + system) the server's processes have used so far (Linux /proc)."""
+    total = 0
+    for process in server_processes(pid):
+        fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def server_rss(pid: int) -> int:
+    """Resident bytes of the server's processes together (Linux /proc)."""
+    total = 0
+    for process in server_processes(pid):
+        for line in Path(f"/proc/{process}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) * 1024
+    return total
 
 
 class Socket:
