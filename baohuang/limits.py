@@ -1,5 +1,6 @@
-"""Rate limits on what costs the server or other players: new guests and rooms per client
-address, chat lines per player (across all their sockets).
+"""Rate limits on what costs the server or other players: new guests, new rooms and public
+page reads (`rooms.page_limits`) per client address, chat lines per player (across all
+their sockets).
 
 Counted with django-ratelimit's atomic counters in Django's default cache: per process
 unless `CACHE_URL` names a shared Redis, as every multi-process deployment must (README).

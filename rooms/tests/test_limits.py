@@ -1,5 +1,6 @@
 """Spam limits, counted in a shared Redis cache by the trusted-proxy client address: new
-guests and rooms per address, seats per player, chat lines per player across sockets."""
+guests, rooms and public page reads per address, seats per player, chat lines per player
+across sockets."""
 
 import uuid
 
