@@ -135,7 +135,7 @@ class Stats:
     def __init__(self):
         self.latencies: list[float] = []
         self.errors: list[str] = []
-        self.cpu: float | None = None  # the server process's CPU seconds over the run
+        self.cpu: float | None = None  # the server's CPU seconds over the run (all its processes)
 
 
 def server_processes(pid: int) -> list[int]:
