@@ -57,7 +57,7 @@ const conn = new Connection(config.ws, {
       if (message.code === "stale_version") ui.hintList = null;
     }
     if (message.type === "chat") addChat(message, T);
-    if (result.render) render();
+    if (result.render) renderSoon();
   },
 });
 
@@ -105,7 +105,21 @@ const handlers = {
   },
 };
 
+// Frames come in bursts (a catch-up after a reconnect, bots and 托管 playing fast): the
+// table is drawn once per animation frame, not once per frame received, or a phone would
+// lay out the whole table a hundred times in a row. A page's own clicks draw at once. The
+// timer is a floor for a page whose animation frames are paused (hidden, or starved).
+let drawQueued = false;
+function renderSoon() {
+  if (drawQueued) return;
+  drawQueued = true;
+  const draw = () => { if (drawQueued) render(); };
+  if (!document.hidden) requestAnimationFrame(draw);
+  setTimeout(draw, 200);
+}
+
 function render() {
+  drawQueued = false;
   const v = view(store);
   root.dataset.phase = v ? v.phase : "none";
   root.dataset.version = store.hand ? store.hand.version : "";
