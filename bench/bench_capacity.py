@@ -1,6 +1,7 @@
-"""Capacity at human pace: N tables on one Uvicorn process (or `--workers` processes), each
-making one move every 2 s (seeded jitter), five seated sockets per table plus one spectator
-per ten tables.
+"""Capacity at human pace: N tables on one Uvicorn process (or `--workers` processes, which
+spread a room's sockets over them as least_conn would; or `--processes` K, each room's
+sockets all on one of them, as deploy/'s nginx routes them), each making one move every
+2 s (seeded jitter), five seated sockets per table plus one spectator per ten tables.
 
 Run (PostgreSQL and Redis on this machine):
 
@@ -51,6 +52,9 @@ def parse_args():
     parser.add_argument("--seconds", type=float, default=20.0, help="playing time per N")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="Uvicorn worker processes")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="Uvicorn processes on ports of their own, a room's sockets all on one "
+                             "(room id mod K, as deploy/'s nginx hashes a room's URL)")
     parser.add_argument("--ping", type=float, default=1.0, help="seconds between a socket's pings (0: none)")
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
@@ -155,17 +159,17 @@ async def connect_all(sockets, batch: int = 100):
         await asyncio.gather(*(socket.snapshots.get() for socket in sockets[index:index + batch]))
 
 
-async def measure(server, specs, seconds: float, seed: int, ping: float) -> dict:
+async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dict:
     from asgiref.sync import sync_to_async
 
     errors, latencies, tables = [], [], []
-    pid = server.process.pid
-    rss_before = server_rss(pid)
+    pids = [server.process.pid for server in servers]
+    rss_before = sum(map(server_rss, pids))
     everyone = []
     for number, spec in enumerate(specs):
         watchers = 1 if number % SPECTATOR_EVERY == 0 else 0
         table = Table(spec["room"], watchers)
-        url = f"{server.ws_url}/ws/rooms/{spec['room']}/"
+        url = f"{servers[spec['room'] % len(servers)].ws_url}/ws/rooms/{spec['room']}/"
         seats = [Socket(url, session, table, errors) for session in spec["sessions"]]
         extra = [Socket(url, None, table, errors) for _ in range(watchers)]
         tables.append((table, seats))
@@ -182,16 +186,16 @@ async def measure(server, specs, seconds: float, seed: int, ping: float) -> dict
             while (snap := await socket.snapshots.get())["hand"] is None:
                 pass
         plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
-    rss_connected = server_rss(pid)
+    rss_connected = sum(map(server_rss, pids))
     rng = random.Random(seed)
-    cpu_start, client_start, wall_start = server_cpu(pid), time.process_time(), time.perf_counter()
+    cpu_start, client_start, wall_start = sum(map(server_cpu, pids)), time.process_time(), time.perf_counter()
     until = wall_start + seconds
     pings = [keep_pinging(socket, ping, until, random.Random(rng.random())) for socket in everyone] if ping else []
     await asyncio.gather(*(play_table(table, seats, moves, start, hand, until, random.Random(rng.random()),
                                       latencies, errors)
                            for (table, seats), (hand, moves, start) in zip(tables, plans)), *pings)
     wall = time.perf_counter() - wall_start
-    cpu = (server_cpu(pid) - cpu_start) / wall
+    cpu = (sum(map(server_cpu, pids)) - cpu_start) / wall
     client = (time.process_time() - client_start) / wall
     for socket in everyone:
         await socket.close()
@@ -237,13 +241,17 @@ def main():
         env = server_env(database=args.database, redis=args.redis, prefix=prefix, CELERY_QUEUE=f"{prefix}celery",
                          DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
         specs = make_tables(n, "classic")
-        server = Server(env=env, log_path=ROOT / "var" / "bench_capacity_uvicorn.log",
-                        options=("--ws-per-message-deflate", "false", "--backlog", "4096",
-                                 *(("--workers", str(args.workers)) if args.workers > 1 else ()))).start()
+        servers = [Server(env=env, log_path=ROOT / "var" / f"bench_capacity_uvicorn{index}.log",
+                          options=("--ws-per-message-deflate", "false", "--backlog", "4096",
+                                   *(("--workers", str(args.workers)) if args.workers > 1 else ())))
+                   for index in range(args.processes)]
         try:
-            result = asyncio.run(measure(server, specs, args.seconds, args.seed, args.ping))
+            for server in servers:
+                server.start()
+            result = asyncio.run(measure(servers, specs, args.seconds, args.seed, args.ping))
         finally:
-            server.stop()
+            for server in servers:
+                server.stop()
             import redis
 
             redis.Redis.from_url(args.redis).delete(f"{prefix}celery")
