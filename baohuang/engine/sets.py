@@ -59,7 +59,8 @@ def _attachment_class(small: int, big: int, bao: int) -> str:
     return BAO if bao else BIG if big else SMALL if small else PLAIN
 
 
-def _shape_from_composition(base: int, naturals: int, small: int, big: int, bao: int) -> Shape:
+def shape_of_composition(base: int, naturals: int, small: int, big: int, bao: int) -> Shape:
+    """The shape of a set given as its `composition`."""
     return Shape(naturals + small + big + bao, base, _attachment_class(small, big, bao),
                  naturals, small, big, bao)
 
@@ -89,7 +90,7 @@ def shape_of(cards: list[str], preset: str) -> Shape:
         raise IllegalAction("illegal_set", "there is only one 保子 (4H*)", {"cards": list(cards), "why": "one_baozi"})
     # With no natural card the lowest joker tier present is the base (SJ < BJ < 保子).
     base = naturals[0] if naturals else min(tiers)
-    return _shape_from_composition(
+    return shape_of_composition(
         base, tiers[base],
         tiers[SMALL_JOKER_VALUE] if base < SMALL_JOKER_VALUE else 0,
         tiers[BIG_JOKER_VALUE] if base < BIG_JOKER_VALUE else 0,
@@ -258,7 +259,7 @@ def _follow_compositions(groups, forced, top: Shape):
             continue
         if base in forced:
             comp = forced[base]
-            if comp is not None and beats_shape(_shape_from_composition(*comp), top):
+            if comp is not None and beats_shape(shape_of_composition(*comp), top):
                 yield comp
             continue
         max_x = count_x if base < SMALL_JOKER_VALUE else 0
