@@ -7,22 +7,29 @@ strong policy does, so the rollouts play as the table would. The rules, cheap en
 play a whole hand in a few milliseconds:
 
 - go out when one set empties the hand;
-- leading: its lowest whole natural group with nothing attached (not the group that
-  must go last — qingdao's 3, a 憋6 seat's 6s), avoiding a size that a near-out
-  opponent could answer with its whole hand; its lowest single for a partner on one card;
+- leading: its lowest whole group with nothing attached (not the group that must go
+  last — qingdao's 3, a 憋6 seat's 6s), avoiding a size that a near-out opponent could
+  answer with its whole hand; but a set nobody can beat first when at most one weak set
+  would be left to go last (the group that must go last counts); its lowest single for
+  a partner on one card;
 - following: never over a known partner; the cheapest beat by natural cards (whole groups,
   low ranks, `strong.follow_cost`'s units) when cheap; a costly beat — a broken group,
-  a high rank, jokers — only when an opponent on the top set is near out or the beat
-  leaves at most one set; never down to a lone qingdao 3 (闷三 would put it last);
-  otherwise pass.
+  a high rank, jokers — only when an opponent on the top set is near out or the beat,
+  unbeatable, leaves at most one set; a joker, or going down to a lone qingdao 3 (闷三
+  would put it last), only on a set nobody can beat; otherwise pass — in qingdao yield,
+  as `strong` does, since a pass there lasts the round.
+
+"Nobody can beat" is judged from the cards the seat has not seen, pooled (`strong.can_beat`),
+as the strong policy judges it: the rollout picks the strong policy's move wherever it
+acts (a pass for its yield where a pass lasts only the set — `tests/test_rollout.py`).
 """
 
 from __future__ import annotations
 
 from .cards import BAOZI_VALUE, BIG_JOKER_VALUE, SMALL_JOKER_VALUE
-from .fastsim import NATURALS, PASS, TIERS, Sim, comp_size
-from .sets import SIX, THREE
-from .strong import BREAK_COST, CHEAP, HIGH_RANK_FROM, JOKER_COST, NEAR_OUT, known_sides
+from .fastsim import NATURALS, PASS, TIERS, YIELD, Sim, comp_size
+from .sets import SIX, THREE, shape_of_composition
+from .strong import BREAK_COST, CHEAP, HIGH_RANK_FROM, JOKER_COST, NEAR_OUT, can_beat, known_sides
 
 MAX_ACTIONS = 3000  # a hand takes a few hundred actions; more would be a bug
 
@@ -36,7 +43,8 @@ def rollout(sim: Sim, hero: int | None = None) -> list[int]:
             return sim.scores
         seat = sim.turn
         action = choose(sim, seat)
-        if action == PASS and seat == hero and seat == sim.emperor and sim.solo is not None:
+        alone = seat == hero and seat == sim.emperor and sim.solo is not None
+        if alone and action in (PASS, YIELD):
             action = lone_follow(sim, seat)
         sim.act(action)
     raise RuntimeError("a rollout did not end")
@@ -110,16 +118,25 @@ def lead(sim: Sim, seat: int):
     partners, opponents = _sides(sim, seat)
     last = _last_tier(sim, seat)
     partner_on_one = any(sim.sizes[other] == 1 for other in partners)
-    groups = [tier for tier in range(NATURALS) if hand[tier] and tier != last]
+    groups = [tier for tier in range(TIERS) if hand[tier] and tier != last]
     if partner_on_one and groups:
         return (groups[0], 1, 0, 0, 0)
+    if not groups:
+        return sim.plays(seat)[0]  # the forced last set alone
     danger = {sim.sizes[other] for other in opponents if 0 < sim.sizes[other] <= NEAR_OUT}
+    allowed = 0 if last is not None else 1  # weak sets that may wait while it keeps the lead
+    pool, weak, safe = _unseen(sim, seat), [], []
     for tier in groups:
-        if hand[tier] not in danger:
-            return (tier, hand[tier], 0, 0, 0)
-    if groups:
-        return (groups[0], hand[groups[0]], 0, 0, 0)
-    return sim.plays(seat)[0]  # jokers only, or the forced last set
+        if _safe(sim, seat, (tier, hand[tier], 0, 0, 0), pool):
+            safe.append(tier)
+        else:
+            weak.append(tier)
+            if len(weak) > allowed and hand[tier] not in danger:
+                break  # it will lead a weak set, and this one fits
+    if safe and len(weak) <= allowed:
+        return (safe[0], hand[safe[0]], 0, 0, 0)  # keep the lead: the weak set goes out last
+    tier = next((tier for tier in weak if hand[tier] not in danger), weak[0])
+    return (tier, hand[tier], 0, 0, 0)
 
 
 def follow(sim: Sim, seat: int):
@@ -147,19 +164,74 @@ def follow(sim: Sim, seat: int):
     if out is not None:
         return out
     urgent = owner in opponents and 0 < sim.sizes[owner] <= NEAR_OUT
-    if not urgent and _sets_left(hand) > 2:
-        return PASS
+    if not urgent and _sets_left(hand) - _jokers_held(hand) > 2:  # no beat leaves one set
+        return _decline(sim, seat) if best is not None or sim.plays(seat) else PASS
     options = sim.plays(seat)
     if not options:
         return PASS
-    comp = min(options, key=lambda comp: _cost(hand, comp))
-    return _unless_lone_three(sim, seat, comp)
+    pool = _unseen(sim, seat)
+    comp, risky = min(((comp, _risky(sim, seat, comp, pool)) for comp in options),
+                      key=lambda pair: (pair[1], _cost(hand, pair[0])))
+    if not risky and (urgent or (_sets_left(hand) - _empties(hand, comp) <= 1
+                                 and _safe(sim, seat, comp, pool))):
+        return comp
+    return _decline(sim, seat)
+
+
+def _risky(sim: Sim, seat: int, comp, pool) -> bool:
+    """`strong.follow_cost`'s never: a joker spent, or going down to a lone qingdao 3 (闷三
+    would put it last), on a set another seat could still beat."""
+    base, _n, x, y, b = comp
+    lone_three = (sim.rules.three_goes_last and sim.hands[seat][THREE]
+                  and sim.sizes[seat] - comp_size(comp) == 1)
+    spends_joker = bool(x or y or b) or base >= SMALL_JOKER_VALUE
+    return (spends_joker or lone_three) and not _safe(sim, seat, comp, pool)
+
+
+def _jokers_held(hand) -> int:
+    """The joker groups a play may empty besides its base group (attached to it)."""
+    return (hand[SMALL_JOKER_VALUE] > 0) + (hand[BIG_JOKER_VALUE] > 0) + (hand[BAOZI_VALUE] > 0)
+
+
+def _empties(hand, comp) -> int:
+    """How many of the hand's groups ``comp`` plays whole."""
+    base, n, x, y, b = comp
+    return sum(1 for tier, count in ((base, n), (SMALL_JOKER_VALUE, x), (BIG_JOKER_VALUE, y),
+                                     (BAOZI_VALUE, b)) if count and count == hand[tier])
+
+
+def _decline(sim: Sim, seat: int):
+    """Not beating a set it could beat: where a pass lasts the round (qingdao) the seat
+    yields, as `strong.follow` does, and so may still beat a later set of the round (an
+    opponent near out); elsewhere a pass lasts only the set, and it passes."""
+    rules = sim.rules
+    if rules.round_scoped_pass and rules.yield_allowed and seat not in sim.yielded:
+        return YIELD
+    return PASS
 
 
 def _unless_lone_three(sim: Sim, seat: int, comp):
-    if sim.rules.three_goes_last and sim.hands[seat][THREE] and sim.sizes[seat] - comp_size(comp) == 1:
-        return PASS
+    """Never down to a lone qingdao 3 on a set another seat could beat (闷三 would put it
+    last), as `strong.follow_cost`: on a set nobody can beat it leads the 3 next."""
+    if (sim.rules.three_goes_last and sim.hands[seat][THREE]
+            and sim.sizes[seat] - comp_size(comp) == 1 and not _safe(sim, seat, comp)):
+        return _decline(sim, seat)
     return comp
+
+
+def _safe(sim: Sim, seat: int, comp, pool=None) -> bool:
+    """`strong.Sight.safe` in the sample: can no other seat holding cards beat ``comp``
+    from the cards ``seat`` has not seen (``pool``: `_unseen`)?"""
+    size = comp_size(comp)
+    if all(sim.sizes[other] < size for other in range(5) if other != seat):
+        return True
+    return not can_beat(_unseen(sim, seat) if pool is None else pool, shape_of_composition(*comp))
+
+
+def _unseen(sim: Sim, seat: int) -> list[int]:
+    """The cards ``seat`` has not seen, by tier: the other hands pooled."""
+    others = (sim.hands[other] for other in range(5) if other != seat)
+    return [sum(counts) for counts in zip(*others)]
 
 
 def _sets_left(hand) -> int:
