@@ -165,7 +165,10 @@ def follow(sim: Sim, seat: int):
         return out
     urgent = owner in opponents and 0 < sim.sizes[owner] <= NEAR_OUT
     if not urgent and _sets_left(hand) - _jokers_held(hand) > 2:  # no beat leaves one set
-        return _decline(sim, seat) if best is not None or sim.plays(seat) else PASS
+        if _decline(sim, seat) == YIELD and (
+                best is not None or can_beat(hand, shape_of_composition(*top))):
+            return YIELD  # a beat held back
+        return PASS
     options = sim.plays(seat)
     if not options:
         return PASS
@@ -222,9 +225,8 @@ def _unless_lone_three(sim: Sim, seat: int, comp):
 def _safe(sim: Sim, seat: int, comp, pool=None) -> bool:
     """`strong.Sight.safe` in the sample: can no other seat holding cards beat ``comp``
     from the cards ``seat`` has not seen (``pool``: `_unseen`)?"""
-    size = comp_size(comp)
-    if all(sim.sizes[other] < size for other in range(5) if other != seat):
-        return True
+    if comp_size(comp) > max(sim.sizes[:seat] + sim.sizes[seat + 1:]):
+        return True  # no other hand holds as many cards
     return not can_beat(_unseen(sim, seat) if pool is None else pool, shape_of_composition(*comp))
 
 

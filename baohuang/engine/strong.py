@@ -166,21 +166,21 @@ def _last_tier(state: dict, seat: int, tiers: Counter) -> int | None:
     return None
 
 
-def can_beat(pool: Counter, top: Shape) -> bool:
-    """Could some set made from ``pool`` (cards by tier) beat ``top``? (RULES §2)."""
+def can_beat(pool, top: Shape) -> bool:
+    """Could some set made from ``pool`` (cards by tier: a Counter, or a list as the
+    search's rollouts keep them) beat ``top``? (RULES §2)."""
     if top.cls == "bao":
         return False
     size = top.size
-    jokers = {tier: pool[tier] for tier in (SMALL_JOKER_VALUE, BIG_JOKER_VALUE, BAOZI_VALUE)}
+    smalls, bigs, baozi = pool[SMALL_JOKER_VALUE], pool[BIG_JOKER_VALUE], min(pool[BAOZI_VALUE], 1)
     for base in range(top.base + 1, BAOZI_VALUE + 1):
         naturals = pool[base]
         if not naturals:
             continue
         # Attachable jokers are the tiers above the base; 保子 is at most one.
-        above = {tier: count for tier, count in jokers.items() if tier > base}
-        bao = min(above.get(BAOZI_VALUE, 0), 1)
-        big = above.get(BIG_JOKER_VALUE, 0)
-        small = above.get(SMALL_JOKER_VALUE, 0)
+        bao = baozi if base < BAOZI_VALUE else 0
+        big = bigs if base < BIG_JOKER_VALUE else 0
+        small = smalls if base < SMALL_JOKER_VALUE else 0
         if min(naturals, size) + small + big + bao < size:
             continue
         if top.cls == BIG and not bao:
