@@ -24,7 +24,8 @@ seat among four strong seats; the control is five strong seats. The difference i
 search seat's points minus a strong seat's on the same deal and seat. It also prints the
 search bot's decision time, median and p99 (wall clock, and CPU time of the process: on
 a loaded machine the wall clock also counts waiting for a core), over every decision it
-took, bidding and declarations included.
+took, bidding and declarations included, and how many worlds it sampled per searched
+decision (forced ones sample none; the last world begun at the deadline is counted).
 
 Hands are independent: no qingdao tribute carries between them, and the baseline
 accepts every throne, so no hand is void.
@@ -40,7 +41,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from baohuang.engine import PRESETS, actors, apply, new_hand  # noqa: E402
+from baohuang.engine import PRESETS, actors, apply, new_hand, search_roles  # noqa: E402
+from baohuang.engine import search as search_module  # noqa: E402
 from baohuang.engine.policy import baseline  # noqa: E402
 from baohuang.engine.simulate import hand_seed  # noqa: E402
 from baohuang.engine.search import search  # noqa: E402
@@ -49,6 +51,27 @@ from baohuang.engine.strong import strong  # noqa: E402
 POLICIES = {"baseline": baseline, "strong": strong}
 DECISION_TIMES: list[float] = []  # wall-clock seconds per search decision, this process
 DECISION_CPU: list[float] = []  # CPU seconds of this process per search decision
+WORLDS: list[int] = []  # worlds sampled per searched decision
+
+
+def _counting(compare):
+    """`pimc.compare` that records in WORLDS how many worlds it drew."""
+    def counted(worlds, *args, **kwargs):
+        drawn = 0
+
+        def counted_worlds():
+            nonlocal drawn
+            drawn += 1
+            return worlds()
+        try:
+            return compare(counted_worlds, *args, **kwargs)
+        finally:
+            WORLDS.append(drawn)
+    return counted
+
+
+for _module in (search_module, search_roles):
+    _module.compare = _counting(_module.compare)
 
 
 def timed_search(budget: float, iterations):
@@ -142,6 +165,7 @@ def main() -> None:
             number += 1
         DECISION_TIMES.clear()
         DECISION_CPU.clear()
+        WORLDS.clear()
         rows = []
         for n in numbers:
             rows.append(one_hand((preset, n, options.field, odd_policy)))
@@ -161,6 +185,12 @@ def main() -> None:
         print(f"{preset:<18} {statistics.fmean(trial):>8.3f} {statistics.fmean(control):>8.3f} "
               f"{gain:>+18.3f} {f'[{gain - half:+.3f}, {gain + half:+.3f}]':>18} {seconds:>7.3f}"
               f" {times:>36}", flush=True)
+        if WORLDS:
+            ordered = sorted(WORLDS)
+            p1 = ordered[int(0.01 * len(ordered))]
+            print(f"{'':<10} worlds per searched decision: min {ordered[0]}, p1 {p1}, "
+                  f"median {statistics.median(ordered):g}, max {ordered[-1]} "
+                  f"({len(ordered)} decisions)", flush=True)
         if number > options.hands:
             print(f"{'':<10} ({number - options.hands} seeds skipped: the engine could not deal them)")
 

@@ -16,7 +16,10 @@ will (`rollout.lone_follow`); a play's rollouts keep the rollout policy for ever
 Sampling stops after ``iterations`` samples; without them, at the ``deadline``
 (`time.perf_counter`): no sample is begun that would likely end after it, and one still
 running then is left out, so only whole samples count. With no whole sample the default
-stands.
+stands. A timed search also stops early when the choice is plain (`_settled`): after
+``SETTLED_AFTER`` samples, every other option is below the default by ``MARGIN`` standard
+errors or more (or equal to it in every sample), so more samples would almost surely
+keep the default. That is what makes an obvious decision quick.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from .rollout import rollout
 
 MARGIN = 2.0  # standard errors by which an option must beat the default (at 1.0 the
 # luckiest of ~8 candidates displaced the strong move too often, and lost points)
+SETTLED_AFTER = 24  # samples before a timed search may stop early on a plain choice
 
 
 def compare(worlds, seat: int, *, deadline: float, iterations: int | None, default: int = 0,
@@ -54,6 +58,8 @@ def compare(worlds, seat: int, *, deadline: float, iterations: int | None, defau
                 squares[index] += gain * gain
             done += 1
             last = clock() - began
+            if timed and done >= SETTLED_AFTER and _settled(sums, squares, done, default):
+                break
             continue
         break
     if not done:
@@ -62,8 +68,24 @@ def compare(worlds, seat: int, *, deadline: float, iterations: int | None, defau
                                                      index == default, -index))
 
 
+def _settled(sums: list[float], squares: list[float], count: int, default: int) -> bool:
+    """Is every other option's gain over the default ``MARGIN`` standard errors below 0,
+    or 0 in every sample?"""
+    return all(_upper_gain(total, square, count) <= 0
+               for index, (total, square) in enumerate(zip(sums, squares)) if index != default)
+
+
+def _upper_gain(total: float, squares: float, count: int) -> float:
+    mean = total / count
+    return mean + MARGIN * _standard_error(mean, squares, count)
+
+
+def _standard_error(mean: float, squares: float, count: int) -> float:
+    return math.sqrt(max(0.0, squares / count - mean * mean) / max(1, count - 1))
+
+
 def _clear_gain(total: float, squares: float, count: int) -> float:
     """The mean gain over the default if it exceeds ``MARGIN`` standard errors, else 0."""
     mean = total / count
-    spread = math.sqrt(max(0.0, squares / count - mean * mean) / max(1, count - 1))
+    spread = _standard_error(mean, squares, count)
     return mean if mean > MARGIN * spread and mean > 0 else 0.0

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from baohuang.engine import (PRESETS, actors, apply, autoplay, check, new_hand, search_roles,
-                             state_from_hands, view)
+from baohuang.engine import (PRESETS, actors, apply, autoplay, check, new_hand, pimc,
+                             search_roles, state_from_hands, view)
 from baohuang.engine.bidding import identity_counts, legal_bids
 from baohuang.engine.fastsim import from_state
 from baohuang.engine.policy import baseline
@@ -203,3 +203,34 @@ def test_the_bid_worlds_settle_the_bidding_as_the_engine_does(preset):
             calls += option["type"] == "call"
             declines += option["type"] == "decline"
     assert compared > 30 and calls > 5 and declines > 10
+
+
+def _counted_worlds(state, options):
+    """A ``worlds`` for `pimc.compare`: the same position each sample, one entry per option
+    (a `Sim`, or None for an option worth 0); counts the samples drawn."""
+    drawn = []
+
+    def worlds():
+        drawn.append(1)
+        return [from_state(state) if option else None for option in options]
+    return worlds, drawn
+
+
+def test_a_timed_search_stops_early_when_the_choice_is_plain_and_a_counted_one_does_not():
+    # The emperor and the guard hold every big card: seat 0 scores +6 in every rollout,
+    # so the other option (worth 0) is plainly worse, and equal copies gain exactly 0.
+    hands = ["BJ* BJ 2S 2H AS", "SJ* BJ BJ 2C 2D", "7S 8S 9S TS JS", "7H 8H 9H TH JH",
+             "7C 8C 9C TC JD"]
+    state = state_from_hands("lianzhong", hands, emperor=0, guard=1, options={"hold_sixes": False})
+    far = time.perf_counter() + 600
+    for options in ([True, False], [True, True]):
+        worlds, drawn = _counted_worlds(state, options)
+        assert pimc.compare(worlds, 0, deadline=far, iterations=None) == 0
+        assert len(drawn) == pimc.SETTLED_AFTER
+        worlds, drawn = _counted_worlds(state, options)
+        assert pimc.compare(worlds, 0, deadline=far, iterations=40) == 0
+        assert len(drawn) == 40
+    # Where the other option is plainly better, the timed search is not cut short.
+    worlds, drawn = _counted_worlds(state, [False, True])
+    assert pimc.compare(worlds, 0, deadline=time.perf_counter() + 0.3, iterations=None) == 1
+    assert len(drawn) > pimc.SETTLED_AFTER
