@@ -3,6 +3,7 @@ simulated hands (issues 5 and 18).
 
 Run: .venv/bin/python bench/bench_policy.py [--hands 2000] [--field baseline|strong]
      [--presets classic lianzhong qingdao]  (run presets as separate processes to use cores)
+     [--first K]  (start at deal number K: split one preset over processes, e.g. K = 0, 500)
      .venv/bin/python bench/bench_policy.py --hero search --deals 200 [--budget 1.0 |
      --iterations N]  (the search bot in one seat among four strong seats)
 
@@ -141,6 +142,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0, help="search: seconds per decision")
     parser.add_argument("--iterations", type=int, default=None, help="search: worlds per decision")
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
+    parser.add_argument("--first", type=int, default=0, help="the first deal number")
     options = parser.parse_args()
     if options.hero == "search":
         options.field = "strong"
@@ -158,7 +160,7 @@ def main() -> None:
           f"{'95% CI':>18} {'s/hand':>7} {'decision median / p99 (wall, CPU)':>36}")
     for preset in options.presets:
         started = time.perf_counter()
-        numbers, number = [], 0
+        numbers, number = [], options.first
         while len(numbers) < options.hands:
             if dealable(preset, hand_seed(TABLE_SEED, number)):
                 numbers.append(number)
@@ -191,8 +193,9 @@ def main() -> None:
             print(f"{'':<10} worlds per searched decision: min {ordered[0]}, p1 {p1}, "
                   f"median {statistics.median(ordered):g}, max {ordered[-1]} "
                   f"({len(ordered)} decisions)", flush=True)
-        if number > options.hands:
-            print(f"{'':<10} ({number - options.hands} seeds skipped: the engine could not deal them)")
+        skipped = number - options.first - options.hands
+        if skipped:
+            print(f"{'':<10} ({skipped} seeds skipped: the engine could not deal them)")
 
 
 if __name__ == "__main__":
