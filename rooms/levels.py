@@ -6,9 +6,12 @@ A level names the engine policy that decides for a seat the server plays: a bot 
 and `rooms.forms` (the lobby), both from `LABELS`.
 """
 
+import time
+
 from django.utils.translation import gettext_lazy as _
 
 from baohuang import engine
+from rooms import think
 
 LEVELS = ("novice", "normal", "expert")
 POLICY = {"novice": "baseline", "normal": "strong", "expert": "search"}
@@ -25,10 +28,17 @@ def playing_level(stored: str) -> str:
 
 
 def decide(state: dict, seat: int, level: str, *, search_seconds: float) -> dict:
-    """The action ``level``'s policy takes for ``seat`` (always legal); the search level
-    thinks for at most ``search_seconds``. Pure and slow at the search level: call it
-    outside any transaction, then apply the action fenced by the version it was read at."""
+    """The action ``level``'s policy takes for ``seat`` (always legal). The search level
+    takes ``search_seconds`` unless the move is forced: the search stops sooner on a plain
+    choice (`engine.pimc`), and then waits for the rest, because the schedule counts the
+    whole budget in the seat's think time (`schedule.move_countdown`). Slow at the search
+    level: call it outside any transaction, then apply the action fenced by the version it
+    was read at."""
     policy = POLICY[level]
-    if level in SEARCH_LEVELS:
-        return engine.autoplay(state, seat, policy, budget=search_seconds)
-    return engine.autoplay(state, seat, policy)
+    if level not in SEARCH_LEVELS:
+        return engine.autoplay(state, seat, policy)
+    started = time.monotonic()
+    action = engine.autoplay(state, seat, policy, budget=search_seconds)
+    if not think.forced(state, seat):
+        time.sleep(max(0.0, search_seconds - (time.monotonic() - started)))
+    return action
