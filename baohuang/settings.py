@@ -261,14 +261,10 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 
-# Live play: the pub/sub layer measured ≈2.5× the core layer's throughput here. Redis
-# pub/sub ignores the db number, so deployments sharing one Redis need their own prefix.
-CHANNEL_LAYERS = {
-    "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")},
-    },
-}
+# Live play's broadcasts go through Redis pub/sub (baohuang.broadcast), and presence keeps its
+# entries there. Pub/sub ignores the db number, so deployments sharing one Redis need their
+# own prefix. (No Channels channel layer: nothing is sent to a socket's own channel.)
+CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "asgi")
 
 # Django's cache holds the API's anonymous throttle counters: in each process's memory by
 # default; with several server processes, CACHE_URL (a Redis URL — another db number of

@@ -1,5 +1,5 @@
 """Live play under load: N rooms × 5 scripted clients over real WebSockets, against the bare
-echo consumer on the same server and channel layer (the ceiling of this stack).
+echo consumer on the same server and broadcasts (the ceiling of this stack).
 
 Run (PostgreSQL and Redis on this machine):
 
@@ -8,7 +8,7 @@ Run (PostgreSQL and Redis on this machine):
         --database postgres://postgres@127.0.0.1:5432/bh_live_bench
 
 It creates (or reuses) the scratch database, migrates it, starts Uvicorn on a free port with
-`BENCH_ECHO=1` (its own channel-layer prefix, so other users of the Redis are not heard),
+`BENCH_ECHO=1` (its own Redis prefix, so other users of the Redis are not heard),
 seats five guests in each room and deals one hand per room. Each hand's moves are worked
 out before the clock starts (the largest legal set, else the 托管 policy's answer), so the
 clients spend no time thinking. Then, for every room at once:

@@ -20,7 +20,7 @@ STEPS = [
     ("engine.apply", "apply (baohuang/engine"),
     ("INSERT event (moves.append_event)", "append_event ("),
     ("UPDATE hand (moves.store_hand)", "store_hand ("),
-    ("COMMIT, then the after-commit hooks (group_send …)", "Atomic.__exit__"),
+    ("COMMIT, then the after-commit hooks (publish …)", "Atomic.__exit__"),
     ("frames: views + JSON, per kind", "_event_text ("),
     ("state at a version (STATES.at)", "at (rooms/hand_states"),
     ("socket send", "send_text ("),
@@ -30,7 +30,7 @@ STEPS = [
 CONTAINERS = [
     ("hand_act, the rest", "hand_act ("),
     ("consumer receive, the rest", "websocket_receive ("),
-    ("channel layer receive", "channels_redis"),
+    ("broadcasts heard from Redis (baohuang.broadcast)", "baohuang/broadcast"),
 ]
 GENERIC = [
     ("thread pool hand-off", "threading.py"),

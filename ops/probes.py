@@ -2,7 +2,7 @@
 
 Each probe answers within about a second and raises nothing: it returns None when the
 service answers, else a short reason (for the log: the page names only what is down,
-since reasons carry internal addresses). The channel layer and the Celery broker may be one
+since reasons carry internal addresses). Live play's Redis and the Celery broker may be one
 Redis (the default: both are REDIS_URL) or two; each is probed on its own URL.
 """
 
@@ -24,7 +24,7 @@ def database() -> str | None:
 
 
 def redis() -> str | None:
-    """The Redis of the channel layer (live play) and presence."""
+    """The Redis of live play's broadcasts and presence."""
     import redis as redis_py
 
     client = redis_py.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS,

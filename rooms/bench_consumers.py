@@ -1,18 +1,21 @@
 """Benchmark consumers (`bench/bench_live.py`), routed only when the environment sets
 `BENCH_ECHO=1`: the ceiling of this stack and the floors of a move kept in the database.
 
-- `/ws/echo/<name>/` — each text frame goes through the channel layer to the group and
-  back out, unchanged, to every member socket: the ceiling.
+- `/ws/echo/<name>/` — each text frame is broadcast to the group as a room's events are
+  (`baohuang.broadcast`) and goes back out, unchanged, to every member socket: the ceiling.
 - `/ws/echo-write/<room id>/` — the same after one committed write to the room's row
   through the ORM on a pool thread (`database_sync_to_async`), as every service writes:
   the floor of any move this codebase keeps in the database before announcing it.
 - `/ws/echo-raw/<room id>/` — the same write as hand-written SQL on the pool thread.
 """
 
+import asyncio
+
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connection
 from django.utils import timezone
 
+from baohuang import broadcast
 from rooms.consumers import DirectDispatch
 from rooms.threads import db
 from rooms.models import Room
@@ -21,19 +24,36 @@ TOUCH_SQL = "UPDATE rooms_room SET updated = now() WHERE id = %s"
 
 
 class EchoConsumer(DirectDispatch, AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        """Broadcasts join the socket's frames in one queue, as in `RoomConsumer`."""
+        inbox: asyncio.Queue = asyncio.Queue()
+        self.inbox = inbox.put_nowait
+
+        async def pump():
+            while True:
+                message = await receive()
+                inbox.put_nowait(message)
+                if message["type"] == "websocket.disconnect":
+                    return
+
+        reader = asyncio.create_task(pump())
+        try:
+            await super().__call__(scope, inbox.get, send)
+        finally:
+            reader.cancel()
+            if hasattr(self, "group"):
+                await broadcast.leave(self.group, self.inbox)
+
     async def connect(self):
         self.name = self.scope["url_route"]["kwargs"]["name"]
         self.group = f"echo-{self.name}"
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await broadcast.join(self.group, self.inbox)
         await self.accept()
-
-    async def disconnect(self, code):
-        await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is not None:
             await self.write()
-            await self.channel_layer.group_send(self.group, {"type": "echo.frame", "text": text_data})
+            await broadcast.apublish(self.group, {"type": "echo.frame", "text": text_data})
 
     async def write(self) -> None:
         """What a frame costs before it is sent on (nothing, for the bare echo)."""

@@ -9,12 +9,13 @@ through `db`, and sends what the engine built for its recipient — `engine.view
 import asyncio
 import logging
 import time
+import uuid
 from collections import deque
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from baohuang import engine
+from baohuang import broadcast, engine
 from baohuang.errors import ServiceError
 from rooms import frames, presence, telemetry
 from rooms.event_frames import FRAMES, VISITOR, encode
@@ -60,6 +61,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         self.room_id = self.scope["url_route"]["kwargs"]["room_id"]
         self.group = room_group(self.room_id)
+        self.socket_id = uuid.uuid4().hex  # names this socket's presence entry in Redis
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         self.role, self.seat, self.seats = "spectator", None, []
@@ -81,13 +83,13 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return
         # Join before reading the snapshot, so nothing committed after it is missed
         # (anything up to the snapshot's version is dropped as a duplicate).
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await broadcast.join(self.group, self.inbox)
         self.joined = True
         if self.user is not None:
             # Live first, then online: the presence sweep never sees this seat online
             # without a live socket behind it (rooms/presence.py).
             await self._presence_call(presence.socket_alive)
-            heartbeat().add(self.channel_name, room_id=self.room_id, player_id=self.user.pk)
+            heartbeat().add(self.socket_id, room_id=self.room_id, player_id=self.user.pk)
             await db(presence.seat_connected)(room_id=self.room_id, player=self.user)
         await self.send_snapshot()
         self.ready = True  # pings may be answered as they arrive (`_answer_ping`)
@@ -108,9 +110,10 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.counted:
             telemetry.OPEN_SOCKETS.dec()
         if self.joined:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await broadcast.leave(self.group, self.inbox)
+            self.joined = False
             if self.user is not None:
-                heartbeat().discard(self.channel_name)
+                heartbeat().discard(self.socket_id)
                 await self._presence_call(presence.socket_gone)
             if self.role == "player":
                 await db(presence.seat_disconnected)(room_id=self.room_id, player=self.user)
@@ -119,7 +122,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         """A live-socket entry in Redis: a failure is logged, never allowed to cost the
         socket (the sweep errs towards showing a seat offline, which its socket repairs)."""
         try:
-            await db(function)(room_id=self.room_id, player_id=self.user.pk, socket=self.channel_name)
+            await db(function)(room_id=self.room_id, player_id=self.user.pk, socket=self.socket_id)
         except Exception:
             log.warning("room %s: presence entry for player %s failed", self.room_id, self.user.pk, exc_info=True)
 
@@ -128,8 +131,11 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         """Take the client's frames off the connection as they arrive, each stamped with
         its arrival time: the rate limit counts arrivals, not the moments a busy consumer
-        gets round to them (a lag must not turn a steady 18/s into a burst of 21)."""
+        gets round to them (a lag must not turn a steady 18/s into a burst of 21). The
+        room's broadcasts join them in the same queue (`inbox`), so the consumer handles
+        frames and broadcasts one at a time, in the order they came."""
         arrived: asyncio.Queue = asyncio.Queue()
+        self.inbox = arrived.put_nowait
 
         async def pump():
             try:
@@ -149,6 +155,8 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await super().__call__(scope, arrived.get, send)
         finally:
             reader.cancel()
+            if getattr(self, "joined", False):  # the consumer failed before `disconnect`
+                await broadcast.leave(self.group, self.inbox)
 
     async def _answer_ping(self, message) -> bool:
         """A well-formed `ping` is answered as it arrives, ahead of frames still waiting for

@@ -1,4 +1,4 @@
-"""Broadcasts after commit, to the channel-layer group of the room (never to a browser).
+"""Broadcasts after commit, to the room's group (`baohuang.broadcast`; never to a browser).
 
 Messages carry the engine's full events; the live-play consumer redacts them for each
 recipient with `engine.event_view` before anything reaches a socket. Everything here runs
@@ -9,9 +9,9 @@ resynchronise on a version gap).
 
 import logging
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
+
+from baohuang import broadcast
 
 log = logging.getLogger(__name__)
 
@@ -21,10 +21,7 @@ def room_group(room_id: int) -> str:
 
 
 def _send(room_id: int, message: dict) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    async_to_sync(layer.group_send)(room_group(room_id), message)
+    broadcast.publish(room_group(room_id), message)
 
 
 # Called after commit with each hand's new state, before the broadcast (this process's

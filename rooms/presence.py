@@ -68,8 +68,7 @@ def _redis(url: str) -> redis.Redis:
 
 
 def _key(room_id: int, player_id: int) -> str:
-    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")  # one namespace per deployment
-    return f"{prefix}:presence:{room_id}:{player_id}"
+    return f"{settings.CHANNEL_PREFIX}:presence:{room_id}:{player_id}"  # one namespace per deployment
 
 
 def socket_alive(*, room_id: int, player_id: int, socket: str) -> None:

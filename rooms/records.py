@@ -4,7 +4,7 @@ from rooms.models import ChatMessage, Player, Seat
 
 
 def epoch_ms(moment) -> int | None:
-    """A deadline or time as sent: epoch milliseconds (channel-layer messages carry no datetimes)."""
+    """A deadline or time as sent: epoch milliseconds (broadcasts carry no datetimes)."""
     return None if moment is None else int(moment.timestamp() * 1000)
 
 

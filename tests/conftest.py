@@ -2,15 +2,15 @@
 
 import pytest
 
-from tests.live import Server, database_url, isolated_channel_layer, server_env  # noqa: F401
+from tests.live import Server, database_url, isolated_prefix, server_env  # noqa: F401
 
 
 @pytest.fixture
-def live_servers(transactional_db, isolated_channel_layer, tmp_path):
+def live_servers(transactional_db, isolated_prefix, tmp_path):
     """A factory: `live_servers(n)` starts n Uvicorn processes on free ports, sharing the
     test database and the test Redis, waits until each answers, and stops them at the end.
 
-    The servers share this test's channel-layer prefix (`isolated_channel_layer`), so the
+    The servers share this test's Redis prefix (`isolated_prefix`), so the
     services the test calls itself broadcast to their sockets too. Needs PostgreSQL (set
     DATABASE_URL): a SQLite test database is private to this process.
     """
@@ -23,7 +23,7 @@ def live_servers(transactional_db, isolated_channel_layer, tmp_path):
 
     def start(count: int = 1, **extra_env) -> list[Server]:
         env = server_env(database=database_url(connection.settings_dict), redis=settings.REDIS_URL,
-                         prefix=isolated_channel_layer, **extra_env)
+                         prefix=isolated_prefix, **extra_env)
         servers = [Server(env=env, log_path=tmp_path / f"uvicorn-{len(started) + index}.log")
                    for index in range(count)]
         started.extend(servers)

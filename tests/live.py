@@ -30,26 +30,24 @@ def db(function):
 
 
 def channel_prefix() -> str:
-    """A channel-layer prefix of one's own. Redis pub/sub channels are server-wide (the
+    """A Redis prefix of one's own (`CHANNEL_PREFIX`). Redis pub/sub channels are server-wide (the
     database number does not separate them), and room ids restart in every test database,
     so without it two test runs sharing a Redis would hear each other's `room-1`."""
     return f"t{uuid.uuid4().hex[:12]}-"
 
 
 @pytest.fixture
-def isolated_channel_layer(settings):
-    """This test's own channel-layer prefix, and empty per-process hand-state and held-table
-    caches (hand ids restart after every transactional test). Import it into a test module."""
+def isolated_prefix(settings):
+    """This test's own Redis prefix (broadcasts, presence), and empty per-process hand-state
+    and held-table caches (hand ids restart after every transactional test). Import it into
+    a test module."""
     from rooms.hand_states import STATES
     from rooms.services.held import HELD
 
-    layers = {alias: {**layer, "CONFIG": dict(layer.get("CONFIG", {}))}
-              for alias, layer in settings.CHANNEL_LAYERS.items()}
-    layers["default"]["CONFIG"]["prefix"] = channel_prefix()
-    settings.CHANNEL_LAYERS = layers
+    settings.CHANNEL_PREFIX = channel_prefix()
     STATES.__init__()
     HELD.clear()
-    yield layers["default"]["CONFIG"]["prefix"]
+    yield settings.CHANNEL_PREFIX
     STATES.__init__()
     HELD.clear()
 

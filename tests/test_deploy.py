@@ -42,7 +42,7 @@ def nginx_port() -> int:
 
 
 @pytest.fixture
-def shape(tmp_path, isolated_channel_layer, settings):
+def shape(tmp_path, isolated_prefix, settings):
     from django.db import connection
 
     if connection.vendor != "postgresql" or shutil.which("nginx") is None:
@@ -68,7 +68,7 @@ def shape(tmp_path, isolated_channel_layer, settings):
         "LOG_FORMAT": "text",
     })
     # This test's own channel prefix and Celery queue on the shared test Redis.
-    env = {**env, "CHANNEL_PREFIX": isolated_channel_layer, "CELERY_QUEUE": f"deploy-{uuid.uuid4().hex[:12]}",
+    env = {**env, "CHANNEL_PREFIX": isolated_prefix, "CELERY_QUEUE": f"deploy-{uuid.uuid4().hex[:12]}",
            "PATH": os.environ["PATH"], "PYTHONUNBUFFERED": "1"}
     paths = {"/var/lib/baohuang": str(state), APP_DIR: str(ROOT)}
     cert, key = self_signed(tmp_path)

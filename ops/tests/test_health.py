@@ -15,7 +15,7 @@ TOKEN = "s3cret-metrics-token"
 
 @pytest.fixture
 def own_redis(tmp_path, settings):
-    """A Redis of this test's own, serving as the channel layer's and the broker's."""
+    """A Redis of this test's own, serving as live play's and the broker's."""
     port = embedded_redis.free_port()
     url = f"redis://{embedded_redis.HOST}:{port}/0"
     settings.REDIS_URL = settings.CELERY_BROKER_URL = url

@@ -12,11 +12,11 @@ from django.urls import path
 from rooms.bench_consumers import EchoConsumer, RawWriteEchoConsumer, WriteEchoConsumer
 from rooms.models import Room
 from rooms.services import player_guest, room_create
-from tests.live import (anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
+from tests.live import (anyio_backend, closed_at_the_end, db, isolated_prefix,  # noqa: F401
                         no_lingering_connections, websocket_communicator)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("isolated_channel_layer")]
+              pytest.mark.usefixtures("isolated_prefix")]
 
 ROUTES = URLRouter([
     path("ws/echo/<slug:name>/", EchoConsumer.as_asgi()),

@@ -9,11 +9,11 @@ from rooms.frames import PHRASES
 from rooms.selectors import CHAT_HISTORY
 from rooms.models import ChatMessage, Hand, HandEvent, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take
-from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
+from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_prefix,  # noqa: F401
                         no_lingering_connections, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("isolated_channel_layer")]
+              pytest.mark.usefixtures("isolated_prefix")]
 
 
 @pytest.fixture

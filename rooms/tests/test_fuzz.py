@@ -17,11 +17,11 @@ import pytest
 from rooms import consumers
 from rooms.models import Hand
 from rooms.services import hand_start
-from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
+from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_prefix,  # noqa: F401
                         no_lingering_connections, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("isolated_channel_layer")]
+              pytest.mark.usefixtures("isolated_prefix")]
 
 SEED = int(os.environ.get("SEED", "20261201"))
 RANDOM_FRAMES = 300

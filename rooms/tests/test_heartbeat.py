@@ -10,10 +10,10 @@ from django.db import connection, transaction
 
 from rooms.models import Room
 from rooms.tests.test_consumer import joined
-from tests.live import anyio_backend, db, isolated_channel_layer, no_lingering_connections, session_key  # noqa: F401
+from tests.live import anyio_backend, db, isolated_prefix, no_lingering_connections, session_key  # noqa: F401
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("isolated_channel_layer")]
+              pytest.mark.usefixtures("isolated_prefix")]
 
 
 @pytest.fixture

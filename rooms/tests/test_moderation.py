@@ -9,7 +9,7 @@ from django.utils import timezone
 from baohuang.errors import ServiceError
 from rooms.models import ChatMessage, ModerationEntry, Player
 from rooms.services import chat_say, player_moderate
-from tests.live import (Client, anyio_backend, db, isolated_channel_layer, no_lingering_connections,  # noqa: F401
+from tests.live import (Client, anyio_backend, db, isolated_prefix, no_lingering_connections,  # noqa: F401
                         session_key)
 
 
@@ -73,7 +73,7 @@ def test_a_banned_player_s_pages_say_why(client, alice, staff):
 
 @pytest.mark.anyio
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("isolated_channel_layer")
+@pytest.mark.usefixtures("isolated_prefix")
 async def test_a_banned_player_s_socket_is_refused_with_the_reason(room, alice, staff):
     session = await db(session_key)(alice)
     await db(player_moderate)(player=alice, staff=staff, action="ban", reason="abusive names")

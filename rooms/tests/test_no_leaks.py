@@ -23,11 +23,11 @@ from baohuang.engine.counter import unseen
 from baohuang.engine.fairness import commitment
 from rooms.models import Hand, HandEvent
 from rooms.services import hand_start
-from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
+from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_prefix,  # noqa: F401
                         no_lingering_connections, play_hand, quick_action, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("isolated_channel_layer")]
+              pytest.mark.usefixtures("isolated_prefix")]
 
 CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|[SB]J)\*?$")
 SILENT = {"none", "an_bao", "dark_solo"}  # declaration answers that never show (engine bidding.SILENT)

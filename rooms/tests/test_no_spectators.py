@@ -7,7 +7,7 @@ from django.urls import reverse
 from baohuang.errors import ServiceError
 from rooms.models import ChatMessage, Player
 from rooms.services import chat_say, player_guest, room_create, seat_take
-from tests.live import (Client, anyio_backend, db, isolated_channel_layer,  # noqa: F401
+from tests.live import (Client, anyio_backend, db, isolated_prefix,  # noqa: F401
                         no_lingering_connections, session_key)
 
 
@@ -57,7 +57,7 @@ def test_the_room_ledger_is_for_its_players(client, private_room, players, frank
 
 @pytest.mark.anyio
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("isolated_channel_layer")
+@pytest.mark.usefixtures("isolated_prefix")
 async def test_a_visitor_socket_gets_no_chat_and_may_not_say_anything(players):
     room = await db(room_create)(creator=players[0], name="private", preset="classic",
                                  options={"allow_spectators": False})

@@ -1,41 +1,50 @@
 """Broadcasts go out after commit, to the room's group, and the timer hook is called."""
 
 import asyncio
+import threading
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
-from baohuang import engine
+from baohuang import broadcast, engine
 from baohuang.errors import ServiceError
 from rooms import notify
 from rooms.services import hand_act, hand_start, room_create, schedule, seat_take
-
-IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+from tests.live import isolated_prefix  # noqa: F401
 
 
 @pytest.fixture
-def listener(settings):
-    """A channel in the room's group; returns a function reading what it received."""
-    settings.CHANNEL_LAYERS = IN_MEMORY
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
+def listener(isolated_prefix):
+    """A member of the room's group on an event loop of its own thread, as a server
+    process's socket is; returns `join(room_id)` and `received()`, which waits for the
+    broadcasts published so far to be delivered and returns them."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    messages = []
+    groups = []
+
+    def run(coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=10)
 
     def join(room_id):
-        async_to_sync(layer.group_add)(notify.room_group(room_id), channel)
+        groups.append(notify.room_group(room_id))
+        run(broadcast.join(groups[-1], messages.append))
 
-    async def drain():
-        messages = []
-        while True:
-            try:
-                messages.append(await asyncio.wait_for(layer.receive(channel), 0.05))
-            except asyncio.TimeoutError:
-                return messages
+    async def nothing():
+        pass
 
     def received():
-        return async_to_sync(drain)()
+        run(nothing())  # a local delivery is a callback on the loop, queued before this one
+        taken = list(messages)
+        messages.clear()
+        return taken
 
-    return join, received
+    yield join, received
+    for group in groups:
+        run(broadcast.leave(group, messages.append))
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=10)
+    loop.close()
 
 
 def test_hand_events_are_sent_only_after_commit(full_table, listener, django_capture_on_commit_callbacks, monkeypatch):

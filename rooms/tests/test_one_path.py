@@ -12,11 +12,11 @@ from rooms.hand_states import STATES
 from rooms.models import Hand, HandEvent
 from rooms.services import hand_start
 from scoring.models import LedgerEntry
-from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
+from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_prefix,  # noqa: F401
                         no_lingering_connections, play_hand, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("isolated_channel_layer")]
+              pytest.mark.usefixtures("isolated_prefix")]
 
 
 async def table_of(full_table, players, preset: str = "classic"):

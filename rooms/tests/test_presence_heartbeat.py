@@ -8,10 +8,10 @@ import pytest
 
 from rooms import presence
 from rooms.tests.test_consumer import joined
-from tests.live import anyio_backend, db, isolated_channel_layer, no_lingering_connections, session_key  # noqa: F401
+from tests.live import anyio_backend, db, isolated_prefix, no_lingering_connections, session_key  # noqa: F401
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("isolated_channel_layer")]
+              pytest.mark.usefixtures("isolated_prefix")]
 
 
 async def test_one_call_per_beat_keeps_every_socket_of_the_process_live(full_table, players, settings, monkeypatch):

@@ -12,11 +12,11 @@ from rooms.models import Hand, Room, Seat
 from rooms.services import player_guest, room_create, seat_add_bot, seat_free, seat_leave, seat_ready, seat_take
 from rooms.tests.play import play_to_end
 from scoring.models import LedgerEntry
-from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_channel_layer,  # noqa: F401
+from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_prefix,  # noqa: F401
                         no_lingering_connections, ready_all, session_key)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("isolated_channel_layer")]
+              pytest.mark.usefixtures("isolated_prefix")]
 
 
 async def joined(room, session=None) -> Client:

@@ -14,10 +14,10 @@ from baohuang import engine
 from rooms.models import Hand, Room
 from rooms.services import hand_act, hand_act_for, hand_start, room_create, seat_leave, seat_take
 from rooms.tests.test_consumer import close_all, path, seated
-from tests.live import Client, anyio_backend, db, isolated_channel_layer, no_lingering_connections, session_key  # noqa: F401
+from tests.live import Client, anyio_backend, db, isolated_prefix, no_lingering_connections, session_key  # noqa: F401
 
 pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("isolated_channel_layer")]
+              pytest.mark.usefixtures("isolated_prefix")]
 
 SHORT_DEAL = ["BJ* 9S 7D", "8C 8H", "SJ* KC", "7C TC", "TS JD"]  # emperor 0, guard 2
 NAMES = ["alice", "bob", "charlie", "dave", "erin"]

@@ -78,14 +78,14 @@ def server(live_servers, browser_queue):
 
 
 @pytest.fixture
-def bot_worker(transactional_db, isolated_channel_layer, browser_queue, tmp_path, monkeypatch):
+def bot_worker(transactional_db, isolated_prefix, browser_queue, tmp_path, monkeypatch):
     """A real Celery worker (with beat) on the test database, for bots and timers. It
-    broadcasts on the servers' channel-layer prefix, or the pages would never hear a bot."""
+    broadcasts on the servers' Redis prefix, or the pages would never hear a bot."""
     from rooms.tests.worker import Worker
 
     with monkeypatch.context() as env:  # the worker copies os.environ when it starts
         env.setenv("DJANGO_SETTINGS_MODULE", "tests.live_settings")
-        env.setenv("CHANNEL_PREFIX", isolated_channel_layer)
+        env.setenv("CHANNEL_PREFIX", isolated_prefix)
         worker = Worker(tmp_path, browser_queue).start()
     yield worker
     worker.kill()

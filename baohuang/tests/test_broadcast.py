@@ -1,0 +1,92 @@
+"""Room broadcasts (`baohuang.broadcast`) against the real Redis: in memory to this
+process's members, through Redis to the members of every other process, once each."""
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+
+from baohuang import broadcast
+from tests.live import anyio_backend, isolated_prefix  # noqa: F401
+
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_prefix")]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Member:
+    """A group member that records what it is given."""
+
+    def __init__(self):
+        self.messages = []
+        self.arrived = asyncio.Event()
+
+    def __call__(self, message):
+        self.messages.append(message)
+        self.arrived.set()
+
+    async def wait(self, count: int) -> list:
+        while len(self.messages) < count:
+            self.arrived.clear()
+            await asyncio.wait_for(self.arrived.wait(), 10)
+        return self.messages
+
+
+def subscribers(group: str) -> int:
+    channel = broadcast._channel(group)
+    return dict(redis.Redis.from_url(broadcast.settings.REDIS_URL).pubsub_numsub(channel))[channel.encode()]
+
+
+async def settle():
+    """Give Redis time to hand back a copy this process published (it must be skipped)."""
+    await asyncio.to_thread(redis.Redis.from_url(broadcast.settings.REDIS_URL).ping)
+    await asyncio.sleep(0.05)
+
+
+async def test_a_message_published_here_reaches_each_member_of_the_group_once():
+    first, second, elsewhere = Member(), Member(), Member()
+    await broadcast.join("room-1", first)
+    await broadcast.join("room-1", second)
+    await broadcast.join("room-2", elsewhere)
+
+    await asyncio.to_thread(broadcast.publish, "room-1", {"type": "hand.events", "hand": 7, "events": []})
+    await broadcast.apublish("room-1", {"type": "chat.message", "text": "好"})
+    await first.wait(2)
+    await settle()
+
+    expected = [{"type": "hand.events", "hand": 7, "events": []}, {"type": "chat.message", "text": "好"}]
+    assert first.messages == second.messages == expected  # in order, and the Redis copies skipped
+    assert elsewhere.messages == []
+    for group, member in (("room-1", first), ("room-1", second), ("room-2", elsewhere)):
+        await broadcast.leave(group, member)
+
+
+async def test_a_message_published_by_another_process_arrives_through_redis(isolated_prefix):
+    member = Member()
+    await broadcast.join("room-3", member)
+    message = {"type": "room.changed", "room": 3, "change": "ready", "seat": 2, "on": True}
+    code = ("import django; django.setup(); from baohuang import broadcast; "
+            f"broadcast.publish('room-3', {message!r})")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "baohuang.settings", "CHANNEL_PREFIX": isolated_prefix}
+    done = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", code], cwd=ROOT, env=env,
+                                   capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+    assert await member.wait(1) == [message]
+    await broadcast.leave("room-3", member)
+
+
+async def test_after_the_last_member_leaves_the_group_is_not_heard():
+    member = Member()
+    await broadcast.join("room-4", member)
+    assert subscribers("room-4") == 1
+    await broadcast.leave("room-4", member)
+
+    assert subscribers("room-4") == 0
+    await asyncio.to_thread(broadcast.publish, "room-4", {"type": "chat.message", "text": "gone"})
+    await settle()
+    assert member.messages == []
