@@ -27,18 +27,19 @@ def playing_level(stored: str) -> str:
     return stored or DEFAULT_BOT_LEVEL
 
 
-def decide(state: dict, seat: int, level: str, *, search_seconds: float) -> dict:
+def decide(state: dict, seat: int, level: str, *, search_seconds: float, paced: bool = True) -> dict:
     """The action ``level``'s policy takes for ``seat`` (always legal). The search level
-    takes ``search_seconds`` unless the move is forced: the search stops sooner on a plain
-    choice (`engine.pimc`), and then waits for the rest, because the schedule counts the
-    whole budget in the seat's think time (`schedule.move_countdown`). Slow at the search
-    level: call it outside any transaction, then apply the action fenced by the version it
-    was read at."""
+    takes ``search_seconds`` unless the move is forced or not ``paced``: the search stops
+    sooner on a plain choice (`engine.pimc`), and a paced move then waits for the rest,
+    because the schedule counts the whole budget in the seat's think time
+    (`schedule.move_countdown`). A move past the seat's deadline (a turn timer's) is not
+    paced: the table has waited enough. Slow at the search level: call it outside any
+    transaction, then apply the action fenced by the version it was read at."""
     policy = POLICY[level]
     if level not in SEARCH_LEVELS:
         return engine.autoplay(state, seat, policy)
     started = time.monotonic()
     action = engine.autoplay(state, seat, policy, budget=search_seconds)
-    if not think.forced(state, seat):
+    if paced and not think.forced(state, seat):
         time.sleep(max(0.0, search_seconds - (time.monotonic() - started)))
     return action

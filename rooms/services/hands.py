@@ -378,7 +378,8 @@ def hand_act_for(*, hand_id: int, seat: int, version: int, reason: str) -> HandC
     if reason == "trustee" and not Seat.objects.filter(room_id=hand.room_id, index=seat, trustee=True).exists():
         return None
     level = hand.room.options.get("trustee_level", DEFAULT_TRUSTEE_LEVEL)
-    action = levels.decide(hand.state, seat, level, search_seconds=settings.BOT_SEARCH_SECONDS)
+    action = levels.decide(hand.state, seat, level, search_seconds=settings.BOT_SEARCH_SECONDS,
+                           paced=reason == "trustee")  # a timeout's deadline has passed already
     return _act_for(hand_id=hand_id, seat=seat, version=version, reason=reason, action=action)
 
 

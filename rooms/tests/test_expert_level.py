@@ -22,12 +22,17 @@ from rooms.services.timers import seat_move
 BUDGET = 0.3
 # lianzhong, emperor 0 and guard 2 (SJ*): seat 0 leads, and may lead a pair or a single.
 POSITION = ["BJ* KS KH 7S 9D", "6C 8H", "SJ* KC", "7C TC", "TS JD"]
+# Seat 0 goes out at once with all three cards, and its guard (1) holds every big card:
+# the search sees that no other lead comes near after `pimc.SETTLED_AFTER` worlds, a
+# fraction of a second, and stops (lianzhong, emperor 0, guard 1).
+PLAIN = ["BJ* 7S 7H", "SJ* BJ BJ 2C 2D", "8S 9S TS JS QS", "8H 9H TH JH QH", "8C 9C TC JD QD"]
+PLAIN_BUDGET = 3.0  # far beyond what the search needs for PLAIN, even on a loaded machine
 
 
 def expert_table(*, seat_zero: str):
     """A lianzhong room at POSITION with seat 0 an expert bot (``seat_zero="bot"``) or
-    alice under 托管 in a room whose 托管 level is expert (``"trustee"``); normal bots
-    in the other seats, moving at once."""
+    alice under 托管 in a room whose 托管 level is expert (``"trustee"``), or alice playing
+    herself there (``"human"``); normal bots in the other seats, moving at once."""
     alice = player_guest(nickname="alice")
     room = room_create(creator=alice, name="高手", preset="lianzhong",
                        options={"hold_sixes": False, "trustee_level": "expert", "trustee_delay": 0})
@@ -65,17 +70,29 @@ def test_the_expert_level_searches_in_the_task_for_its_budget(seat_zero, setting
 
 
 def test_a_plain_choice_searched_in_a_moment_still_takes_the_whole_budget():
-    # Seat 0 and its guard hold every big card: the search sees at once that no lead beats
-    # the strong one (a few milliseconds, `pimc.SETTLED_AFTER` worlds), and the expert then
-    # waits out the budget the schedule took from its think time.
-    hands = ["BJ* BJ 2S 2H AS", "SJ* BJ BJ 2C 2D", "7S 8S 9S TS JS", "7H 8H 9H TH JH",
-             "7C 8C 9C TC JD"]
-    state = engine.state_from_hands("lianzhong", hands, emperor=0, guard=1, options={"hold_sixes": False})
+    # The search settles soon (PLAIN), and the expert then waits out the budget the
+    # schedule took from its think time.
+    state = engine.state_from_hands("lianzhong", PLAIN, emperor=0, guard=1, options={"hold_sixes": False})
     assert len(engine.legal_actions(state, 0)) > 1
     started = time.monotonic()
-    action = levels.decide(state, 0, "expert", search_seconds=BUDGET)
-    assert time.monotonic() - started >= BUDGET
-    assert action in engine.legal_actions(state, 0)
+    action = levels.decide(state, 0, "expert", search_seconds=PLAIN_BUDGET)
+    assert time.monotonic() - started >= PLAIN_BUDGET
+    assert action == {"seat": 0, "type": "play", "cards": "BJ* 7S 7H"}
+
+
+@pytest.mark.django_db
+def test_a_timed_out_seat_moves_as_soon_as_its_plain_choice_is_searched(settings):
+    # alice's turn timer ran out in a room whose 托管 level is expert: the deadline has
+    # passed, so the search's quick answer is played at once instead of waiting out the budget.
+    settings.BOT_SEARCH_SECONDS = PLAIN_BUDGET
+    room, hand, _alice = expert_table(seat_zero="human")
+    state = engine.state_from_hands("lianzhong", PLAIN, emperor=0, guard=1, options={"hold_sixes": False})
+    Hand.objects.filter(pk=hand.pk).update(state=state)
+    started = time.monotonic()
+    change = hand_act_for(hand_id=hand.pk, seat=0, version=hand.version, reason="timeout")
+    assert time.monotonic() - started < PLAIN_BUDGET * 0.75  # the search alone stops at 90 %
+    assert change is not None and change.events[-1]["event"]["cards"] == ["BJ*", "7S", "7H"]
+    assert Seat.objects.get(room=room, index=0).trustee  # the timeout put her under 托管
 
 
 @pytest.mark.django_db(transaction=True)
