@@ -14,9 +14,10 @@ from rooms.json_text import dumps
 VISITOR = "visitor"  # recipient kind of a signed-in visitor (sees that play goes on, nothing of it)
 
 
-def event_frame(hand_id: int, version: int, event: dict, state: dict | None, deadline, kind) -> dict:
-    """One `event` frame for `kind` (a seat 0–4, None for a spectator, or VISITOR); with
-    `state` (the hand after the event) it carries the recipient's view and the deadline."""
+def event_head(hand_id: int, version: int, event: dict, state: dict | None, deadline, kind) -> dict:
+    """One `event` frame for `kind` (a seat 0–4, None for a spectator, or VISITOR), but for
+    the view of a seat or spectator, which `EventFrames` adds: with `state` (the hand after
+    the event) a frame carries the recipient's view (`engine.view`) and the deadline."""
     frame = {"type": "event", "hand": hand_id, "version": version}
     if kind == VISITOR:
         if state is not None:
@@ -26,7 +27,6 @@ def event_frame(hand_id: int, version: int, event: dict, state: dict | None, dea
     if shown is not None:
         frame["event"] = shown
     if state is not None:
-        frame["view"] = engine.view(state, kind)
         frame["deadline"] = deadline
     return frame
 
@@ -35,21 +35,44 @@ def encode(frame: dict) -> str:
     return dumps(frame)
 
 
+def joined(first: str, second: str) -> str:
+    """The JSON text of two objects' keys in one object (the objects share no key)."""
+    return f"{first[:-1]},{second[1:]}"
+
+
 class EventFrames:
-    """Encoded `event` frames of recent versions, by recipient kind."""
+    """Encoded `event` frames of recent versions, by recipient kind.
+
+    A view is `engine.public_view` and the recipient's `engine.seat_view`: the public part
+    is built and encoded once per version for all kinds, each kind adds its own part."""
 
     SIZE = 20_000  # frames kept: 6 kinds × a few versions of every live table
+    PUBLIC_SIZE = 4_000  # public views kept: a few versions of every live table
 
     def __init__(self):
         self._texts: OrderedDict[tuple, str] = OrderedDict()
+        self._public: OrderedDict[tuple, str] = OrderedDict()
 
     def text(self, hand_id: int, version: int, event: dict, state: dict | None, deadline, kind) -> str:
         key = (hand_id, version, kind, state is not None, deadline)
         text = self._texts.get(key)
         if text is None:
-            text = self._texts[key] = encode(event_frame(hand_id, version, event, state, deadline, kind))
+            text = encode(event_head(hand_id, version, event, state, deadline, kind))
+            if kind != VISITOR and state is not None:
+                view = joined(self._public_text(hand_id, version, state), encode(engine.seat_view(state, kind)))
+                text = joined(text, f'{{"view":{view}}}')
+            self._texts[key] = text
             if len(self._texts) > self.SIZE:
                 self._texts.popitem(last=False)
+        return text
+
+    def _public_text(self, hand_id: int, version: int, state: dict) -> str:
+        key = (hand_id, version)
+        text = self._public.get(key)
+        if text is None:
+            text = self._public[key] = encode(engine.public_view(state))
+            if len(self._public) > self.PUBLIC_SIZE:
+                self._public.popitem(last=False)
         return text
 
 

@@ -1,7 +1,7 @@
 """The 保皇 rules engine: pure Python, standard library only (no Django).
 
 Everything the product uses is imported from here; see docs/engine-contract.md.
-`view`, `event_view` and `autoplay` live in `views.py` / `policy.py` and are loaded on
+`view` (`public_view` + `seat_view`), `event_view` and `autoplay` live in `views.py` / `policy.py` and are loaded on
 first use, so importing the engine stays light.
 """
 
@@ -12,7 +12,8 @@ from .sets import beats
 from .state import (actors, apply, check, decision_kind, from_json, legal_actions, new_hand,
                     replay, result, state_from_hands, to_json)
 
-_LAZY = {"view": "views", "event_view": "views", "autoplay": "policy", "silent_declaration": "policy"}
+_LAZY = {"view": "views", "public_view": "views", "seat_view": "views", "event_view": "views",
+         "autoplay": "policy", "silent_declaration": "policy"}
 
 __all__ = ["PRESETS", "Preset", "preset_named", "IllegalAction", "parse_cards", "format_cards", "beats", "new_hand",
            "actors", "decision_kind", "legal_actions", "check", "apply", "result", "to_json",

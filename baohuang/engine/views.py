@@ -57,19 +57,24 @@ SEATS = range(5)
 
 
 def view(state: dict, seat: int | None = None) -> dict:
-    """What ``seat`` (0–4) or a spectator (``None``) may see of ``state`` now."""
-    _check_viewer(seat)
+    """What ``seat`` (0–4) or a spectator (``None``) may see of ``state`` now: the
+    `public_view`, the same for every viewer, and the viewer's own `seat_view`."""
+    return public_view(state) | seat_view(state, seat)
+
+
+def public_view(state: dict) -> dict:
+    """The part of `view` that every viewer, seat or spectator, is shown alike. Built once
+    for all the recipients of a move (`rooms.event_frames`); no key of it is in a
+    `seat_view`."""
     phase = state["phase"]
     payload = {
         "version": state["version"],
         "preset": state["preset"],
         "options": dict(state["options"]),
         "phase": phase,
-        "seat": seat,
         "counts": [len(hand) for hand in state["hands"]],
         "turn": state["turn"],
         "actors": actors(state),
-        "roles": _roles(state, seat),
         "declared": [dict(entry) for entry in state["declared"]],
         "declarations": list(state["declarations"]),
         "hoes": list(state["hoes"]),
@@ -80,6 +85,26 @@ def view(state: dict, seat: int | None = None) -> dict:
     fair = disclosure(state)
     if fair is not None:
         payload["fair"] = fair
+    if phase == "bidding":
+        payload["bidding"] = public_bidding(state)
+    elif phase == "declaring":
+        payload["window"] = _window(state)
+    elif phase == "playing":
+        payload["table"] = _table(state)
+    if state["result"] is not None:
+        payload["result"] = _copy(state["result"])
+    if phase == "ended":
+        payload["showdown"] = [list(hand) for hand in state["hands"]]  # 摊牌
+    return payload
+
+
+def seat_view(state: dict, seat: int | None = None) -> dict:
+    """The part of `view` that depends on who looks: the viewer's seat and what the roles
+    show it; a seat's own hand, 记牌器, hints and choices; qingdao's deal (a tribute's card
+    is shown to its payer and receiver only)."""
+    _check_viewer(seat)
+    phase = state["phase"]
+    payload = {"seat": seat, "roles": _roles(state, seat)}
     if seat is not None:
         payload["hand"] = list(state["hands"][seat])
         payload["six_bound"] = state["six_bound"][seat]
@@ -90,18 +115,8 @@ def view(state: dict, seat: int | None = None) -> dict:
         # 要不起: the seat is to follow and no legal set of its beats the top set.
         payload["cannot_beat"] = (phase == "playing" and seat == state["turn"] and state["top"] is not None
                                   and not payload["hints"])
-    if phase == "bidding":
-        payload["bidding"] = public_bidding(state)
-    elif phase == "declaring":
-        payload["window"] = _window(state)
-    elif phase == "playing":
-        payload["table"] = _table(state)
     if preset_of(state).tribute:
         payload["deal"] = _qingdao_deal(state, seat)
-    if state["result"] is not None:
-        payload["result"] = _copy(state["result"])
-    if phase == "ended":
-        payload["showdown"] = [list(hand) for hand in state["hands"]]  # 摊牌
     return payload
 
 
