@@ -52,6 +52,45 @@ def isolated_prefix(settings):
     HELD.clear()
 
 
+@pytest.fixture
+def own_redis(tmp_path, settings):
+    """A Redis of this test's own (REDIS_URL, the broker), to `stop()` and `start()` again
+    on the same port. Import it into a test module."""
+    import redis
+
+    from baohuang import embedded_redis
+
+    port = embedded_redis.free_port()
+    url = f"redis://{embedded_redis.HOST}:{port}/0"
+    settings.REDIS_URL = settings.CELERY_BROKER_URL = url
+
+    class Own:
+        process = None
+
+        def start(self):
+            self.process = embedded_redis.start(tmp_path, port=port, persist=False)
+            client = redis.Redis.from_url(url)
+            deadline = time.monotonic() + 15
+            while True:
+                try:
+                    client.ping()
+                    return
+                except redis.ConnectionError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)
+
+        def stop(self):
+            self.process.terminate()
+            self.process.wait(10)
+
+    own = Own()
+    own.start()
+    yield own
+    if own.process.poll() is None:
+        own.stop()
+
+
 def session_key(player) -> str:
     """A Django session signed in as `player` (what logging in through the site creates)."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY

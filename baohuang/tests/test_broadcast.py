@@ -7,11 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgpack
 import pytest
 import redis
 
 from baohuang import broadcast
-from tests.live import anyio_backend, isolated_prefix  # noqa: F401
+from tests.live import anyio_backend, isolated_prefix, own_redis  # noqa: F401
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_prefix")]
 
@@ -90,3 +91,22 @@ async def test_after_the_last_member_leaves_the_group_is_not_heard():
     await asyncio.to_thread(broadcast.publish, "room-4", {"type": "chat.message", "text": "gone"})
     await settle()
     assert member.messages == []
+
+
+async def test_a_process_hears_again_after_redis_comes_back(own_redis):
+    # Its subscriber reconnects and subscribes again by itself. What was published while
+    # Redis was away is lost (clients fill the gap from the database on the next event).
+    member = Member()
+    await broadcast.join("room-5", member)
+    await asyncio.to_thread(own_redis.stop)
+    await asyncio.to_thread(own_redis.start)
+    elsewhere = redis.Redis.from_url(broadcast.settings.REDIS_URL)
+    message = {"type": "chat.message", "text": "back"}
+    tagged = b"f" * (broadcast.ORIGIN_LENGTH - 1) + b":" + msgpack.packb(message)  # another process's
+    deadline = asyncio.get_running_loop().time() + 15
+    while not member.messages:  # published again until the subscription is back
+        assert asyncio.get_running_loop().time() < deadline, "not heard within 15 s of Redis coming back"
+        await asyncio.to_thread(elsewhere.publish, broadcast._channel("room-5"), tagged)
+        await asyncio.sleep(0.1)
+    assert member.messages[0] == message
+    await broadcast.leave("room-5", member)

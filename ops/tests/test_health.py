@@ -1,50 +1,14 @@
 """/healthz, /readyz and /metrics."""
 
 import re
-import time
 
 import pytest
-import redis
 
-from baohuang import embedded_redis
 from rooms.services import hand_start
 from rooms.tests.play import play_to_end
+from tests.live import own_redis  # noqa: F401
 
 TOKEN = "s3cret-metrics-token"
-
-
-@pytest.fixture
-def own_redis(tmp_path, settings):
-    """A Redis of this test's own, serving as live play's and the broker's."""
-    port = embedded_redis.free_port()
-    url = f"redis://{embedded_redis.HOST}:{port}/0"
-    settings.REDIS_URL = settings.CELERY_BROKER_URL = url
-
-    class Own:
-        process = None
-
-        def start(self):
-            self.process = embedded_redis.start(tmp_path, port=port, persist=False)
-            client = redis.Redis.from_url(url)
-            deadline = time.monotonic() + 15
-            while True:
-                try:
-                    client.ping()
-                    return
-                except redis.ConnectionError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.05)
-
-        def stop(self):
-            self.process.terminate()
-            self.process.wait(10)
-
-    own = Own()
-    own.start()
-    yield own
-    if own.process.poll() is None:
-        own.stop()
 
 
 def test_healthz_answers_without_anything_else(client):
