@@ -59,15 +59,16 @@ class EventFrames:
         if text is None:
             text = encode(event_head(hand_id, version, event, state, deadline, kind))
             if kind != VISITOR and state is not None:
-                view = joined(self._public_text(hand_id, version, state), encode(engine.seat_view(state, kind)))
+                public = self._public_text(hand_id, version, state, deadline)
+                view = joined(public, encode(engine.seat_view(state, kind)))
                 text = joined(text, f'{{"view":{view}}}')
             self._texts[key] = text
             if len(self._texts) > self.SIZE:
                 self._texts.popitem(last=False)
         return text
 
-    def _public_text(self, hand_id: int, version: int, state: dict) -> str:
-        key = (hand_id, version)
+    def _public_text(self, hand_id: int, version: int, state: dict, deadline) -> str:
+        key = (hand_id, version, deadline)  # keyed as the frames are
         text = self._public.get(key)
         if text is None:
             text = self._public[key] = encode(engine.public_view(state))

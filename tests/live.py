@@ -38,17 +38,20 @@ def channel_prefix() -> str:
 
 @pytest.fixture
 def isolated_prefix(settings):
-    """This test's own Redis prefix (broadcasts, presence), and empty per-process hand-state
-    and held-table caches (hand ids restart after every transactional test). Import it into
-    a test module."""
+    """This test's own Redis prefix (broadcasts, presence), and empty per-process hand-state,
+    frame and held-table caches (hand ids restart after every transactional test). Import it
+    into a test module."""
+    from rooms.event_frames import FRAMES
     from rooms.hand_states import STATES
     from rooms.services.held import HELD
 
     settings.CHANNEL_PREFIX = channel_prefix()
-    STATES.__init__()
+    for cache in (STATES, FRAMES):
+        cache.__init__()
     HELD.clear()
     yield settings.CHANNEL_PREFIX
-    STATES.__init__()
+    for cache in (STATES, FRAMES):
+        cache.__init__()
     HELD.clear()
 
 
