@@ -9,45 +9,21 @@
 - `/ws/echo-raw/<room id>/` — the same write as hand-written SQL on the pool thread.
 """
 
-import asyncio
-
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connection
 from django.utils import timezone
 
 from baohuang import broadcast
-from rooms.consumers import DirectDispatch
+from rooms.consumers import InboxConsumer
 from rooms.threads import db
 from rooms.models import Room
 
 TOUCH_SQL = "UPDATE rooms_room SET updated = now() WHERE id = %s"
 
 
-class EchoConsumer(DirectDispatch, AsyncWebsocketConsumer):
-    async def __call__(self, scope, receive, send):
-        """Broadcasts join the socket's frames in one queue, as in `RoomConsumer`."""
-        inbox: asyncio.Queue = asyncio.Queue()
-        self.inbox = inbox.put_nowait
-
-        async def pump():
-            while True:
-                message = await receive()
-                inbox.put_nowait(message)
-                if message["type"] == "websocket.disconnect":
-                    return
-
-        reader = asyncio.create_task(pump())
-        try:
-            await super().__call__(scope, inbox.get, send)
-        finally:
-            reader.cancel()
-            if hasattr(self, "group"):
-                await broadcast.leave(self.group, self.inbox)
-
+class EchoConsumer(InboxConsumer):
     async def connect(self):
         self.name = self.scope["url_route"]["kwargs"]["name"]
-        self.group = f"echo-{self.name}"
-        await broadcast.join(self.group, self.inbox)
+        await self.join_group(f"echo-{self.name}")
         await self.accept()
 
     async def receive(self, text_data=None, bytes_data=None):

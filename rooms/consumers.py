@@ -55,18 +55,63 @@ class DirectDispatch:
         await handler(message)
 
 
-class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
+class InboxConsumer(DirectDispatch, AsyncWebsocketConsumer):
+    """A socket whose frames and group broadcasts (`baohuang.broadcast`, delivered to
+    `inbox`) wait in one queue, so the consumer handles them one at a time, in the order
+    they came. A frame is read off the connection as it arrives and passed to `arrival`
+    first. The consumer leaves its group (`self.group`) when it ends, however it ends."""
+
+    joined = False  # a member of `self.group`
+
+    async def __call__(self, scope, receive, send):
+        queue: asyncio.Queue = asyncio.Queue()
+        self.inbox = queue.put_nowait
+
+        async def pump():
+            try:
+                while True:
+                    message = await self.arrival(await receive())
+                    if message is None:
+                        continue
+                    queue.put_nowait(message)
+                    if message["type"] == "websocket.disconnect":
+                        return
+            except Exception:
+                queue.put_nowait({"type": "websocket.disconnect", "code": 1011})  # end the consumer too
+                raise
+
+        reader = asyncio.create_task(pump())
+        try:
+            await super().__call__(scope, queue.get, send)
+        finally:
+            reader.cancel()
+            await self.leave_group()
+
+    async def arrival(self, message: dict) -> dict | None:
+        """The message as it goes into the queue, or None when it was dealt with already."""
+        return message
+
+    async def join_group(self, group: str) -> None:
+        self.group = group
+        await broadcast.join(group, self.inbox)
+        self.joined = True
+
+    async def leave_group(self) -> None:
+        if self.joined:
+            self.joined = False
+            await broadcast.leave(self.group, self.inbox)
+
+
+class RoomConsumer(InboxConsumer):
     """One socket watching or playing in one room (`/ws/rooms/<id>/`)."""
 
     async def connect(self):
         self.room_id = self.scope["url_route"]["kwargs"]["room_id"]
-        self.group = room_group(self.room_id)
         self.socket_id = uuid.uuid4().hex  # names this socket's presence entry in Redis
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         self.role, self.seat, self.seats = "spectator", None, []
         self.hand_id, self.version, self.hand_running = None, None, False
-        self.joined = False
         self.ready = False
         self.recent = deque()  # arrival times of recent frames, for the rate limit
         self.closing = False
@@ -83,8 +128,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return
         # Join before reading the snapshot, so nothing committed after it is missed
         # (anything up to the snapshot's version is dropped as a duplicate).
-        await broadcast.join(self.group, self.inbox)
-        self.joined = True
+        await self.join_group(room_group(self.room_id))
         if self.user is not None:
             # Live first, then online: the presence sweep never sees this seat online
             # without a live socket behind it (rooms/presence.py).
@@ -110,8 +154,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.counted:
             telemetry.OPEN_SOCKETS.dec()
         if self.joined:
-            await broadcast.leave(self.group, self.inbox)
-            self.joined = False
+            await self.leave_group()
             if self.user is not None:
                 heartbeat().discard(self.socket_id)
                 await self._presence_call(presence.socket_gone)
@@ -128,35 +171,14 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     # -- frames from the client ----------------------------------------------------------
 
-    async def __call__(self, scope, receive, send):
-        """Take the client's frames off the connection as they arrive, each stamped with
-        its arrival time: the rate limit counts arrivals, not the moments a busy consumer
-        gets round to them (a lag must not turn a steady 18/s into a burst of 21). The
-        room's broadcasts join them in the same queue (`inbox`), so the consumer handles
-        frames and broadcasts one at a time, in the order they came."""
-        arrived: asyncio.Queue = asyncio.Queue()
-        self.inbox = arrived.put_nowait
-
-        async def pump():
-            try:
-                while True:
-                    message = {**await receive(), "arrived": time.monotonic()}
-                    if message["type"] == "websocket.receive" and await self._answer_ping(message):
-                        continue
-                    await arrived.put(message)
-                    if message["type"] == "websocket.disconnect":
-                        return
-            except Exception:
-                arrived.put_nowait({"type": "websocket.disconnect", "code": 1011})  # end the consumer too
-                raise
-
-        reader = asyncio.create_task(pump())
-        try:
-            await super().__call__(scope, arrived.get, send)
-        finally:
-            reader.cancel()
-            if getattr(self, "joined", False):  # the consumer failed before `disconnect`
-                await broadcast.leave(self.group, self.inbox)
+    async def arrival(self, message: dict) -> dict | None:
+        """Each frame is stamped with its arrival time: the rate limit counts arrivals, not
+        the moments a busy consumer gets round to them (a lag must not turn a steady 18/s
+        into a burst of 21). A ping is answered at once (`_answer_ping`)."""
+        message = {**message, "arrived": time.monotonic()}
+        if message["type"] == "websocket.receive" and await self._answer_ping(message):
+            return None
+        return message
 
     async def _answer_ping(self, message) -> bool:
         """A well-formed `ping` is answered as it arrives, ahead of frames still waiting for
