@@ -105,15 +105,22 @@ def hints(state: dict, seat: int) -> list[list[str]]:
     preset, top, hand = state["preset"], state["top"], state["hands"][seat]
     sets = legal_sets(hand, preset,
                       top=None if top is None else top_shape(preset, top["cards"]),
-                      hold_sixes=state["six_bound"][seat], avoid=hidden_identities(state, seat))
-    best: dict[int, tuple] = {}  # base tier -> (cost, cards)
-    for cards in sets:
-        base, naturals, small, big, bao = composition(cards, preset)
+                      hold_sixes=state["six_bound"][seat], avoid=hidden_identities(state, seat),
+                      pick=_cheapest_per_base)
+    held = Counter(value(card, preset) for card in hand)
+    return sorted(sets, key=lambda cards: hint_order(cards, preset, held))
+
+
+def _cheapest_per_base(compositions: list[tuple]) -> list[tuple]:
+    """Of each base tier's compositions the cheapest: the most naturals, then the fewest
+    保子, big jokers, small jokers (`hints`)."""
+    best: dict[int, tuple] = {}  # base tier -> (cost, composition)
+    for comp in compositions:
+        base, naturals, small, big, bao = comp
         cost = (-naturals, bao, big, small)
         if base not in best or cost < best[base][0]:
-            best[base] = (cost, cards)
-    held = Counter(value(card, preset) for card in hand)
-    return sorted((cards for _cost, cards in best.values()), key=lambda cards: hint_order(cards, preset, held))
+            best[base] = (cost, comp)
+    return [comp for _cost, comp in best.values()]
 
 
 def hint_order(cards: list[str], preset: str, held: Counter) -> tuple:

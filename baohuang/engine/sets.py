@@ -294,17 +294,22 @@ def _forced_tiers(groups, hand_size: int, preset: str, top, hold_sixes: bool) ->
 
 
 def legal_sets(hand: list[str], preset: str, *, top=None, hold_sixes: bool = False,
-               avoid=frozenset()) -> list[list[str]]:
+               avoid=frozenset(), pick=None) -> list[list[str]]:
     """Every legal play from ``hand`` on ``top`` (``None`` = lead), one per composition.
 
     Ordered low to high by ``play_order``. Each play lists its cards high to low,
-    choosing copies canonically (see ``_grouped``).
+    choosing copies canonically (see ``_grouped``). ``pick``, when given, chooses the
+    plays to build from the list of their compositions (`composition`, in that order):
+    a lead from a full hand has hundreds, and a caller that wants a few of them need
+    not have every one built.
     """
     groups = _grouped(hand, preset, avoid)
     old = _as_shape(top, preset)
     forced = _forced_tiers(groups, len(hand), preset, old, hold_sixes)
     comps = (_lead_compositions(groups, forced) if old is None
              else _follow_compositions(groups, forced, old))
+    if pick is not None:
+        comps = pick(list(comps))
     # Prefix lists per tier, so each play is three list concatenations.
     prefixes = [[group[:i] for i in range(len(group) + 1)] for group in groups]
     small, big, bao = (prefixes[SMALL_JOKER_VALUE], prefixes[BIG_JOKER_VALUE],

@@ -274,6 +274,21 @@ def test_legal_sets_follow_only_what_beats_the_top():
     assert legal_sets(hand, "classic", top=cards("9S BJ")) == []
 
 
+@pytest.mark.parametrize("top", [None, "9S 9H", "9S SJ"])
+def test_legal_sets_pick_builds_only_the_picked_compositions(top):
+    hand = cards("TS TH BJ SJ 8S 9D 9C")
+    top = None if top is None else cards(top)
+    every = legal_sets(hand, "classic", top=top)
+    seen = []
+
+    def pick(compositions):
+        seen.extend(compositions)
+        return compositions[1::2]
+
+    assert legal_sets(hand, "classic", top=top, pick=pick) == every[1::2]
+    assert seen == [composition(play, "classic") for play in every]
+
+
 def test_top_may_be_cards_text_or_a_shape():
     hand = cards("TS TH JS")
     as_cards = legal_sets(hand, "classic", top=cards("9S"))
