@@ -1,8 +1,11 @@
 """Blocking database work from async code (consumers, the per-process hand states)."""
 
+from functools import cache
+
 from channels.db import database_sync_to_async
 
 
+@cache  # module-level functions only: one wrapper each, not one per call
 def db(function):
     """Run a blocking database function off the event loop, on any pool thread.
 
