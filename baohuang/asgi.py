@@ -12,11 +12,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_http = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from baohuang.origins import OriginValidator  # noqa: E402
+from baohuang.socket_session import socket_auth  # noqa: E402
 
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
@@ -30,6 +30,6 @@ if settings.DEBUG:
 application = ProtocolTypeRouter(
     {
         "http": django_http,
-        "websocket": OriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": OriginValidator(socket_auth(URLRouter(websocket_urlpatterns))),
     }
 )

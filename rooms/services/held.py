@@ -18,6 +18,7 @@ leaves nothing behind.
 import datetime as dt
 import threading
 from collections import OrderedDict
+from functools import cache
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -32,24 +33,29 @@ def _columns(model, *names) -> list[str]:
     return [connection.ops.quote_name(model._meta.get_field(name).column) for name in names]
 
 
-def locked_token(hand_id: int) -> tuple | None:
-    """Lock the hand's room and the hand (FOR UPDATE OF both rows on PostgreSQL; SQLite's
-    transactions already hold its write lock) and read the token; None when there is no
-    such hand."""
+@cache
+def _token_sql(vendor: str) -> str:
+    """The locking read of `locked_token`, in `vendor`'s SQL."""
     seat = _columns(Seat, "index", "player", "trustee", "trustee_entries", "left")
     hand = _columns(Hand, "version", "phase", "ended", "timer_at")
     room = _columns(Room, "status", "updated")
     q = connection.ops.quote_name
     lock = connection.ops.for_update_sql(of=(q("r"), q("h"))) if connection.features.has_select_for_update else ""
-    sql = (
+    return (
         f"SELECT {', '.join('h.' + name for name in hand)}, {', '.join('r.' + name for name in room)}, "
         f"{', '.join('s.' + name for name in seat)} "
         f"FROM {q(Hand._meta.db_table)} h JOIN {q(Room._meta.db_table)} r ON r.{q('id')} = h.{q('room_id')} "
         f"JOIN {q(Seat._meta.db_table)} s ON s.{q('room_id')} = r.{q('id')} "
         f"WHERE h.{q('id')} = %s ORDER BY s.{seat[0]} {lock}"
     )
+
+
+def locked_token(hand_id: int) -> tuple | None:
+    """Lock the hand's room and the hand (FOR UPDATE OF both rows on PostgreSQL; SQLite's
+    transactions already hold its write lock) and read the token; None when there is no
+    such hand."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, [hand_id])
+        cursor.execute(_token_sql(connection.vendor), [hand_id])
         rows = cursor.fetchall()
     if not rows:
         return None
