@@ -236,6 +236,9 @@ class Game:
         self.done = False
         self.pending = None  # (seat, version, since) after a click, until the page moves on
         self.log: list[str] = []
+        # True: a human with a set to answer is left to answer it (a test waiting for that
+        # moment must not have it clicked away between its look and this step's).
+        self.hold_follows = False
 
     def seat_of(self, seat: Seat) -> int:
         return int(seat.page.evaluate("() => window.bhTable.store.you.seat"))
@@ -271,7 +274,7 @@ class Game:
             if seat is None:
                 continue
             now = seat.buttons()
-            if not now["myTurn"]:
+            if not now["myTurn"] or (self.hold_follows and now["phase"] == "playing" and now["pass"]):
                 continue
             rate = self.follow_rate if self.follows > 0 else 0.0
             try:
