@@ -25,7 +25,7 @@ from .bidding import answers_for, default_bid
 from .cards import BAOZI_VALUE, BIG_JOKER_VALUE, RANKS, SMALL_JOKER_VALUE, value
 from .errors import IllegalAction
 from .play import top_shape
-from .sets import composition, legal_sets
+from .sets import legal_sets
 from .state import actors, hidden_identities
 
 
@@ -103,12 +103,14 @@ def hints(state: dict, seat: int) -> list[list[str]]:
     if state["phase"] != "playing" or seat != state["turn"]:
         return []
     preset, top, hand = state["preset"], state["top"], state["hands"][seat]
-    sets = legal_sets(hand, preset,
-                      top=None if top is None else top_shape(preset, top["cards"]),
-                      hold_sixes=state["six_bound"][seat], avoid=hidden_identities(state, seat),
-                      pick=_cheapest_per_base)
     held = Counter(value(card, preset) for card in hand)
-    return sorted(sets, key=lambda cards: hint_order(cards, preset, held))
+
+    def pick(compositions: list[tuple]) -> list[tuple]:  # the cheapest per rank, in 提示's order
+        return sorted(_cheapest_per_base(compositions), key=lambda comp: hint_order(comp, held))
+
+    return legal_sets(hand, preset,
+                      top=None if top is None else top_shape(preset, top["cards"]),
+                      hold_sixes=state["six_bound"][seat], avoid=hidden_identities(state, seat), pick=pick)
 
 
 def _cheapest_per_base(compositions: list[tuple]) -> list[tuple]:
@@ -123,12 +125,13 @@ def _cheapest_per_base(compositions: list[tuple]) -> list[tuple]:
     return [comp for _cost, comp in best.values()]
 
 
-def hint_order(cards: list[str], preset: str, held: Counter) -> tuple:
-    """Sort key of a hint (see `hints`): (kind, jokers spent — 保子, big, small —, rank);
-    ``held`` counts the seat's cards by value tier."""
-    tiers = Counter(value(card, preset) for card in cards)
-    spent = (tiers[BAOZI_VALUE], tiers[BIG_JOKER_VALUE], tiers[SMALL_JOKER_VALUE])
-    base, naturals = composition(cards, preset)[:2]
+def hint_order(comp: tuple, held: Counter) -> tuple:
+    """Sort key of a hint (see `hints`) by its `composition`: (kind, jokers spent — 保子,
+    big, small —, rank); ``held`` counts the seat's cards by value tier."""
+    base, naturals, small, big, bao = comp
+    # A set of jokers only has its lowest joker kind as base, counted as its naturals.
+    spent = (bao + (naturals if base == BAOZI_VALUE else 0), big + (naturals if base == BIG_JOKER_VALUE else 0),
+             small + (naturals if base == SMALL_JOKER_VALUE else 0))
     if any(spent):
         kind = 3  # spends jokers: last, the cheapest jokers first
     elif base == TWO_VALUE:

@@ -273,7 +273,7 @@ def test_hints_are_plays_the_engine_accepts_one_per_rank_that_can_play(preset):
         bases = [play_base(cards, preset) for cards in hints]
         assert sorted(bases) == sorted({play_base(cards, preset) for cards in plays})
         held = Counter(value(card, preset) for card in state["hands"][seat])
-        keys = [hint_order(cards, preset, held) for cards in hints]
+        keys = [hint_order(composition(cards, preset), held) for cards in hints]
         assert keys == sorted(keys)  # in the order 提示 offers them
         assert seen_cannot_beat(state, seat) == (state["top"] is not None and not plays)
         if state["top"] is None:
