@@ -40,23 +40,7 @@ CLOSE_NO_ROOM = 4404
 CLOSE_GONE = 4410
 
 
-class DirectDispatch:
-    """Dispatch without Channels' `aclose_old_connections()` before every message.
-
-    That call is a hop through Channels' single sync thread for each frame and each group
-    message — five per action at a full table. These consumers never touch the database
-    on the event loop: every query runs through `db`, whose thread closes stale
-    connections before and after, so the hop buys nothing.
-    """
-
-    async def dispatch(self, message):
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-
-class InboxConsumer(DirectDispatch, AsyncWebsocketConsumer):
+class InboxConsumer(AsyncWebsocketConsumer):
     """A socket whose frames and group broadcasts (`baohuang.broadcast`, delivered to
     `inbox`) wait in one queue, so the consumer handles them one at a time, in the order
     they came. A frame is read off the connection as it arrives and passed to `arrival`
@@ -65,7 +49,12 @@ class InboxConsumer(DirectDispatch, AsyncWebsocketConsumer):
     It takes the place of Channels' `AsyncConsumer.__call__`, which waits on its one
     source through `await_many_dispatch`: a new task and an `asyncio.wait` for every
     message, a tenth of the server's CPU per move here. With no channel layer there is
-    one queue to read, so the consumer simply awaits it."""
+    one queue to read, so the consumer simply awaits it.
+
+    It dispatches without Channels' `aclose_old_connections()` before every message: that
+    is a hop through Channels' single sync thread for each frame and each broadcast. These
+    consumers never touch the database on the event loop: every query runs through `db`,
+    whose thread closes stale connections before and after, so the hop buys nothing."""
 
     joined = False  # a member of `self.group`
 
@@ -98,6 +87,12 @@ class InboxConsumer(DirectDispatch, AsyncWebsocketConsumer):
         finally:
             reader.cancel()
             await self.leave_group()
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def arrival(self, message: dict) -> dict | None:
         """The message as it goes into the queue, or None when it was dealt with already."""
