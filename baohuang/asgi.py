@@ -15,6 +15,7 @@ django_http = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from baohuang import gc_pauses  # noqa: E402
 from baohuang.origins import OriginValidator  # noqa: E402
 from baohuang.socket_session import socket_auth  # noqa: E402
 
@@ -26,6 +27,8 @@ if settings.DEBUG:
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     django_http = ASGIStaticFilesHandler(django_http)
+
+gc_pauses.tune()  # a server process holds thousands of sockets' objects: collect less often
 
 application = ProtocolTypeRouter(
     {

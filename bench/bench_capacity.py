@@ -19,7 +19,8 @@ within 10 s), the `pong` round trip p50 / p99 and how many pongs took over 2 s (
 would show 连接中断 meanwhile), the server's CPU (all its processes, in shares of one core,
 over the playing period), the load generator's own CPU (this process: at 100% it, not the
 server, is the limit) and the server's resident memory per socket (growth from before
-connecting, all its processes).
+connecting, all its processes) and its garbage collections while playing (their number, their
+pauses added up, and how many paused the server over 100 ms).
 
 The load generator runs on the same machine as the server, the database and Redis, so
 on a small machine it competes with them for the CPU: read the figures as a lower bound.
@@ -32,6 +33,7 @@ import os
 import random
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,6 +189,8 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
                 pass
         plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
     rss_connected = sum(map(server_rss, pids))
+    gc_start = await asyncio.to_thread(gc_pauses, servers)
+    print(f"N={len(specs)}: playing for {seconds:g} s …", flush=True)  # a profiler may start now
     rng = random.Random(seed)
     cpu_start, client_start, wall_start = sum(map(server_cpu, pids)), time.process_time(), time.perf_counter()
     until = wall_start + seconds
@@ -197,12 +201,31 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
     wall = time.perf_counter() - wall_start
     cpu = (sum(map(server_cpu, pids)) - cpu_start) / wall
     client = (time.process_time() - client_start) / wall
+    collections = [after - before for after, before in zip(await asyncio.to_thread(gc_pauses, servers), gc_start)]
     for socket in everyone:
         await socket.close()
     return {"sockets": len(everyone), "connect_s": connect_seconds, "moves": len(latencies), "wall": wall,
             "latencies": latencies, "errors": errors, "cpu": cpu, "client": client,
             "pongs": [pong for socket in everyone for pong in socket.pongs],
-            "rss_per_socket": (rss_connected - rss_before) / len(everyone), "rss": rss_connected}
+            "rss_per_socket": (rss_connected - rss_before) / len(everyone), "rss": rss_connected,
+            "gc": collections}
+
+
+def gc_pauses(servers) -> list[float]:
+    """[collections, their seconds, those over 0.1 s] the servers have counted so far
+    (`baohuang_gc_pause_seconds` at /metrics; with `--workers`, of the worker that answers)."""
+    count = seconds = short = 0.0
+    for server in servers:
+        with urllib.request.urlopen(f"{server.url}/metrics", timeout=30) as response:
+            for line in response.read().decode().splitlines():
+                name, _, value = line.rpartition(" ")
+                if name.startswith("baohuang_gc_pause_seconds_count"):
+                    count += float(value)
+                elif name.startswith("baohuang_gc_pause_seconds_sum"):
+                    seconds += float(value)
+                elif name.startswith("baohuang_gc_pause_seconds_bucket") and 'le="0.1"' in name:
+                    short += float(value)
+    return [count, seconds, count - short]
 
 
 def pong_figures(pongs: list[float]) -> str:
@@ -220,7 +243,8 @@ def report(n: int, result: dict) -> None:
           f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms   p99 {percentile(latencies, 0.99) * 1000:.1f} ms   "
           f"errors {len(result['errors'])}   {pong_figures(result['pongs'])}   server CPU {result['cpu'] * 100:.0f}% of a core   "
           f"load generator CPU {result['client'] * 100:.0f}%   "
-          f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket",
+          f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket   "
+          f"GC {result['gc'][0]:.0f} collections, {result['gc'][1] * 1000:.0f} ms, {result['gc'][2]:.0f} over 100 ms",
           flush=True)
     for error in result["errors"][:5]:
         print("   error:", error)
@@ -239,7 +263,8 @@ def main():
     for n in args.tables:
         prefix = channel_prefix()
         env = server_env(database=args.database, redis=args.redis, prefix=prefix, CELERY_QUEUE=f"{prefix}celery",
-                         DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
+                         DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0,
+                         METRICS_ALLOWED_ADDRESSES="127.0.0.1")
         specs = make_tables(n, "classic")
         servers = [Server(env=env, log_path=ROOT / "var" / f"bench_capacity_uvicorn{index}.log",
                           options=("--ws-per-message-deflate", "false", "--backlog", "4096",
