@@ -214,17 +214,22 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
 def gc_pauses(servers) -> list[float]:
     """[collections, their seconds, those over 0.1 s] the servers have counted so far
     (`baohuang_gc_pause_seconds` at /metrics; with `--workers`, of the worker that answers)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
     count = seconds = short = 0.0
     for server in servers:
         with urllib.request.urlopen(f"{server.url}/metrics", timeout=30) as response:
-            for line in response.read().decode().splitlines():
-                name, _, value = line.rpartition(" ")
-                if name.startswith("baohuang_gc_pause_seconds_count"):
-                    count += float(value)
-                elif name.startswith("baohuang_gc_pause_seconds_sum"):
-                    seconds += float(value)
-                elif name.startswith("baohuang_gc_pause_seconds_bucket") and 'le="0.1"' in name:
-                    short += float(value)
+            families = text_string_to_metric_families(response.read().decode())
+        for family in families:
+            if family.name != "baohuang_gc_pause_seconds":
+                continue
+            for sample in family.samples:
+                if sample.name.endswith("_count"):
+                    count += sample.value
+                elif sample.name.endswith("_sum"):
+                    seconds += sample.value
+                elif sample.name.endswith("_bucket") and float(sample.labels["le"]) == 0.1:
+                    short += sample.value
     return [count, seconds, count - short]
 
 
