@@ -122,6 +122,7 @@ def _deal(room: Room, seats: list[Seat], *, tribute: list[dict]) -> Hand:
     telemetry.hand_started(hand)
     notify.room_changed(room_id=room.pk, change="hand_started", hand=hand.pk, number=number)
     schedule.after_commit(hand, seats, arm=arm)
+    HELD.keep_after_commit(room, hand, seats)  # the hand's first move here need not read them back
     return hand
 
 

@@ -12,9 +12,12 @@ wrong, only missing: the token is read under the lock, after every other writer.
 
 Objects go in only after commit (`keep_after_commit`) and are taken out while a
 transaction uses them (`take`), so no two threads share them and a rolled-back write
-leaves nothing behind.
+leaves nothing behind. The hand held is a copy: the service returns the writer's own
+hand to its caller (the dealt hand, `HandChange.hand`), which the next move, on another
+thread, must not change under it.
 """
 
+import copy
 import datetime as dt
 import threading
 from collections import OrderedDict
@@ -101,7 +104,7 @@ class HeldTables:
             if not hand.running:
                 return
             with self._lock:
-                self._tables[hand.pk] = (room, hand, seats)
+                self._tables[hand.pk] = (room, copy.copy(hand), seats)
                 self._tables.move_to_end(hand.pk)
                 while len(self._tables) > KEEP:
                     self._tables.popitem(last=False)

@@ -1,12 +1,22 @@
 """Driving hands through the services in tests, the way clients and timers would."""
 
+from django.db import transaction
 from django.utils import timezone
 
 from baohuang import engine
 from rooms.models import Hand, Room, Seat
 from rooms.services import hand_act, hand_act_for, hand_start
 from rooms.services.common import running_hand
+from rooms.services.held import HELD
 from scoring.services import hand_score
+
+
+def deal_instead(hand: Hand, state: dict) -> None:
+    """Put ``state`` (say `engine.state_from_hands`) in place of the hand's random deal, as
+    only a test may: behind the services' back. So this process's held copy of the table
+    (`rooms.services.held`) is dropped too, once the transaction that dealt has held it."""
+    Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+    transaction.on_commit(HELD.clear)
 
 
 def step(hand_id: int, action: dict | None = None):

@@ -16,6 +16,7 @@ from rooms.services import hand_act, player_guest, room_create, seat_ready, seat
 from rooms.services.bots import bot_move, seat_add_bot
 from rooms.services.schedule import schedule_decision
 from rooms.tasks import seat_move
+from rooms.tests.play import deal_instead
 from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
 
@@ -239,7 +240,7 @@ def test_bots_of_every_level_play_out_a_hand_in_the_worker_each_after_its_think_
         seat_add_bot(room_id=room.pk, by=alice, index=4, level=levels[4])
         hand = Hand.objects.get(room=room)
         state = engine.state_from_hands("lianzhong", SHORT_DEAL, emperor=0, guard=2, options={"hold_sixes": False})
-        Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+        deal_instead(hand, state)
     hand.refresh_from_db()
     schedule_decision(hand)  # what the random deal queued may play the first move: not timed below
     wait_for(lambda: Hand.objects.filter(pk=hand.pk, ended__isnull=False).exists(), seconds=60)

@@ -15,6 +15,7 @@ from django.db import transaction
 from baohuang import engine
 from rooms.models import Hand, HandEvent, Room, Seat
 from rooms.services import hand_act, hand_start, hand_window_close, room_dissolve
+from rooms.tests.play import deal_instead
 from rooms.tests.test_timers import LATE, short_timer_table
 from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
 
@@ -32,7 +33,7 @@ def at_window(room, hands) -> Hand:
     with transaction.atomic():
         hand = hand_start(room_id=room.pk)
         state = engine.state_from_hands("lianzhong", hands, options=OPTIONS)
-        Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+        deal_instead(hand, state)
     hand_act(hand_id=hand.pk, seat=0, action={"type": "accept"}, expected_version=0)
     hand.refresh_from_db()
     assert hand.phase == "declaring"

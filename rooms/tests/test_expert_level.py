@@ -18,6 +18,7 @@ from rooms.models import Hand, HandEvent, Room, Seat
 from rooms.services import hand_act, hand_act_for, hand_start, player_guest, room_create, seat_take, trustee_set
 from rooms.services.bots import seat_add_bot
 from rooms.services.timers import seat_move
+from rooms.tests.play import deal_instead
 
 BUDGET = 0.3
 # lianzhong, emperor 0 and guard 2 (SJ*): seat 0 leads, and may lead a pair or a single.
@@ -45,7 +46,7 @@ def expert_table(*, seat_zero: str):
     # Five bots deal as the fifth sits (bots are always ready); with alice, she deals.
     hand = Hand.objects.filter(room=room).first() or hand_start(room_id=room.pk)
     state = engine.state_from_hands("lianzhong", POSITION, emperor=0, guard=2, options={"hold_sixes": False})
-    Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+    deal_instead(hand, state)
     if seat_zero == "trustee":
         trustee_set(room_id=room.pk, seat=0, on=True, player=alice)
     hand.refresh_from_db()
@@ -87,7 +88,7 @@ def test_a_timed_out_seat_moves_as_soon_as_its_plain_choice_is_searched(settings
     settings.BOT_SEARCH_SECONDS = PLAIN_BUDGET
     room, hand, _alice = expert_table(seat_zero="human")
     state = engine.state_from_hands("lianzhong", PLAIN, emperor=0, guard=1, options={"hold_sixes": False})
-    Hand.objects.filter(pk=hand.pk).update(state=state)
+    deal_instead(hand, state)
     started = time.monotonic()
     change = hand_act_for(hand_id=hand.pk, seat=0, version=hand.version, reason="timeout")
     assert time.monotonic() - started < PLAIN_BUDGET * 0.75  # the search alone stops at 90 %

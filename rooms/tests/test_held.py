@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from baohuang import engine
 from baohuang.errors import ServiceError
 from rooms.models import Hand, Seat
-from rooms.services import hand_act, hand_start
+from rooms.services import hand_act, hand_start, seat_ready
 from rooms.services.held import HELD
 
 pytestmark = pytest.mark.django_db
@@ -47,16 +47,29 @@ def stored_state(hand_id: int) -> dict:
 
 
 def test_the_move_after_this_process_wrote_reads_only_the_locking_token(full_table, django_capture_on_commit_callbacks):
-    hand = hand_start(room_id=full_table().pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = hand_start(room_id=full_table().pk)
     _, first = move(hand.pk, django_capture_on_commit_callbacks)
-    _, second = move(hand.pk, django_capture_on_commit_callbacks)
-    # First: the token, then the seats and the hand read back; then the event and the hand written.
-    assert len(first) == 5
-    # Next: the token only (the room and the hand locked), then the two writes.
-    assert len(second) == 3
+    HELD.clear()  # as after a restart, or when another process wrote last
+    _, unheld = move(hand.pk, django_capture_on_commit_callbacks)
+    _, next_ = move(hand.pk, django_capture_on_commit_callbacks)
+    # Nothing held: the token, then the seats and the hand read back; then the event and the hand written.
+    assert len(unheld) == 5
+    # After this process's deal or move: the token only (the room and the hand locked), then the two writes.
+    assert len(first) == 3 and len(next_) == 3
     if connection.features.has_select_for_update:
-        assert "FOR UPDATE" in second[0].upper()
-    assert second[1].startswith("INSERT") and second[2].startswith("UPDATE")
+        assert "FOR UPDATE" in next_[0].upper()
+    assert next_[1].startswith("INSERT") and next_[2].startswith("UPDATE")
+    stored_state(hand.pk)
+
+
+def test_the_first_move_after_a_deal_by_ready_reads_only_the_locking_token(full_table, django_capture_on_commit_callbacks):
+    room = full_table()
+    for seat in Seat.objects.filter(room=room).select_related("player"):
+        with django_capture_on_commit_callbacks(execute=True):
+            hand = seat_ready(room_id=room.pk, player=seat.player)
+    _, first = move(hand.pk, django_capture_on_commit_callbacks)
+    assert len(first) == 3
     stored_state(hand.pk)
 
 
@@ -97,3 +110,15 @@ def test_a_seat_taken_over_elsewhere_is_seen_by_the_next_move(full_table, player
     with pytest.raises(ServiceError) as refused:
         move(hand.pk, django_capture_on_commit_callbacks, seat)
     assert refused.value.code == "not_seated"
+
+
+def test_the_hand_a_service_returned_is_not_changed_by_the_next_move(full_table, django_capture_on_commit_callbacks):
+    # The caller (a socket's 准备, a test) still holds the dealt hand while the next move,
+    # on another thread, takes the held table: it takes a copy.
+    with django_capture_on_commit_callbacks(execute=True):
+        dealt = hand_start(room_id=full_table().pk)
+    change, statements = move(dealt.pk, django_capture_on_commit_callbacks)
+    assert len(statements) == 3  # the held table was used
+    assert dealt.version == 0 and change.hand.version == 1
+    move(dealt.pk, django_capture_on_commit_callbacks)
+    assert change.hand.version == 1

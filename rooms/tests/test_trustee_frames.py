@@ -13,6 +13,7 @@ from django.db import transaction
 from baohuang import engine
 from rooms.models import Hand, Room
 from rooms.services import hand_act, hand_act_for, hand_start, room_create, seat_leave, seat_take
+from rooms.tests.play import deal_instead
 from rooms.tests.test_consumer import close_all, path, seated
 from tests.live import Client, anyio_backend, db, isolated_prefix, no_lingering_connections, session_key  # noqa: F401
 
@@ -35,7 +36,7 @@ def short_hand(room) -> Hand:
     with transaction.atomic():
         hand = hand_start(room_id=room.pk)
         state = engine.state_from_hands("lianzhong", SHORT_DEAL, emperor=0, guard=2, options={"hold_sixes": False})
-        Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+        deal_instead(hand, state)
     return hand
 
 

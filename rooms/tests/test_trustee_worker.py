@@ -16,6 +16,7 @@ from rooms.models import Hand, Room, Seat
 from rooms.services import (hand_act_for, hand_start, player_guest, room_create, room_dissolve, seat_leave,
                             seat_take, trustee_set)
 from rooms.services.schedule import schedule_decision
+from rooms.tests.play import deal_instead
 from rooms.tests.worker import celery_workers, wait_for, worker  # noqa: F401  (fixtures)
 from scoring.models import LedgerEntry
 
@@ -47,7 +48,7 @@ def short_hand(room) -> Hand:
         hand = hand_start(room_id=room.pk)
         state = engine.state_from_hands("lianzhong", SHORT_DEAL, emperor=0, guard=2,
                                         options={"hold_sixes": False})
-        Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+        deal_instead(hand, state)
     # What the random deal armed finds its seat not awaited and does nothing.
     hand.refresh_from_db()
     schedule_decision(hand)
@@ -137,7 +138,7 @@ def test_the_rooms_trustee_level_plays_for_a_timed_out_seat(level, lead):
     hand = hand_start(room_id=room.pk)
     state = engine.state_from_hands("lianzhong", ["BJ* KS KH 7S", "6C", "SJ*", "7C", "TS"], emperor=0,
                                     guard=2, options={"hold_sixes": False})
-    Hand.objects.filter(pk=hand.pk).update(state=state, phase=state["phase"])
+    deal_instead(hand, state)
 
     hand_act_for(hand_id=hand.pk, seat=0, version=0, reason="timeout")
 
