@@ -18,7 +18,8 @@ version's `event`, errors (error frames, closed sockets, moves that never reache
 within 10 s), the `pong` round trip p50 / p99 and how many pongs took over 2 s (a page
 would show 连接中断 meanwhile), the server's CPU (all its processes, in shares of one core,
 over the playing period), the load generator's own CPU (this process: at 100% it, not the
-server, is the limit) and the server's resident memory per socket (growth from before
+server, is the limit), PostgreSQL's and Redis's CPU (all their processes on this machine,
+whoever uses them) and the server's resident memory per socket (growth from before
 connecting, all its processes) and its garbage collections while playing (their number, their
 pauses added up, and how many paused the server over 100 ms). Then the p99 of the moves
 sent in each 2 s window of play, which shows whether the slow ones are spread out or
@@ -41,6 +42,9 @@ import time
 import urllib.request
 from pathlib import Path
 
+import orjson
+import uvloop
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
@@ -51,6 +55,7 @@ WAIT = 10.0
 PACE = 2.0
 JITTER = 0.5
 SPECTATOR_EVERY = 10
+SERVICES = ("postgres", "redis-server")  # command names of the database's and the broker's processes
 
 
 def parse_args():
@@ -112,7 +117,7 @@ class Socket:
         try:
             async for text in self.ws:
                 now = self.heard = time.perf_counter()
-                frame = json.loads(text)
+                frame = orjson.loads(text)  # the server's own parser: the generator's CPU is the server's too
                 kind = frame.get("type")
                 if kind == "event":
                     self.table.arrived(frame["version"], now)
@@ -201,6 +206,7 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
     print(f"N={len(specs)}: playing for {seconds:g} s …", flush=True)  # a profiler may start now
     rng = random.Random(seed)
     cpu_start, client_start, wall_start = sum(map(server_cpu, pids)), time.process_time(), time.perf_counter()
+    services_start = services_cpu()
     until = wall_start + seconds
     pings = [keep_pinging(socket, ping, until, random.Random(rng.random())) for socket in everyone] if ping else []
     await asyncio.gather(*(play_table(table, seats, moves, start, hand, until, random.Random(rng.random()),
@@ -208,13 +214,15 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
                            for (table, seats), (hand, moves, start) in zip(tables, plans)), *pings)
     wall = time.perf_counter() - wall_start
     gc.callbacks.remove(own_pauses.measure)
+    gc.enable()
     cpu = (sum(map(server_cpu, pids)) - cpu_start) / wall
     client = (time.process_time() - client_start) / wall
+    services = {name: (used - services_start[name]) / wall for name, used in services_cpu().items()}
     collections = [after - before for after, before in zip(await asyncio.to_thread(gc_pauses, servers), gc_start)]
     for socket in everyone:
         await socket.close()
     return {"sockets": len(everyone), "connect_s": connect_seconds, "moves": len(latencies), "wall": wall,
-            "latencies": [latency for _, latency in latencies], "windows": windows(latencies, wall_start),
+            "latencies": [latency for _, latency in latencies], "services": services, "windows": windows(latencies, wall_start),
             "own_gc": own_pauses.pauses, "errors": errors, "cpu": cpu, "client": client,
             "pongs": [pong for socket in everyone for pong in socket.pongs],
             "rss_per_socket": (rss_connected - rss_before) / len(everyone), "rss": rss_connected,
@@ -240,17 +248,30 @@ def quiet_collector() -> Pauses:
     CPython's defaults its full collections walked every client socket's objects and
     stopped it for 0.2–0.45 s, a dozen times in 30 s at 500 tables, which it counted as
     the server's latency. The sockets are all open now and live to the end: frozen, the
-    collector leaves them alone, and young collections come less often (as in the server,
-    `baohuang/gc_pauses.py`)."""
-    from baohuang.gc_pauses import YOUNG_THRESHOLD
-
+    collector leaves them alone, and it is off until play ends (30 s of garbage is little);
+    the pauses counted should be none."""
     gc.collect()
     gc.freeze()
-    _, middle, old = gc.get_threshold()
-    gc.set_threshold(YOUNG_THRESHOLD, middle, old)
+    gc.disable()
     pauses = Pauses()
     gc.callbacks.append(pauses.measure)
     return pauses
+
+
+def services_cpu() -> dict[str, float]:
+    """CPU seconds used so far by every process of this machine's PostgreSQL and Redis (Linux
+    /proc, by command name): the database's and the broker's share of each move."""
+    totals = dict.fromkeys(SERVICES, 0.0)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, tail = stat.read_text().rsplit(")", 1)
+        except OSError:  # the process ended meanwhile
+            continue
+        name = head.split("(", 1)[1]
+        if name in totals:
+            fields = tail.split()
+            totals[name] += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return totals
 
 
 def windows(latencies: list[tuple[float, float]], start: float, width: float = 2.0) -> list[float]:
@@ -297,7 +318,8 @@ def report(n: int, result: dict) -> None:
           f"{result['moves']} moves in {result['wall']:.1f} s = {result['moves'] / result['wall']:.1f}/s   "
           f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms   p99 {percentile(latencies, 0.99) * 1000:.1f} ms   "
           f"errors {len(result['errors'])}   {pong_figures(result['pongs'])}   server CPU {result['cpu'] * 100:.0f}% of a core   "
-          f"load generator CPU {result['client'] * 100:.0f}%   "
+          f"load generator CPU {result['client'] * 100:.0f}%   PostgreSQL {result['services']['postgres'] * 100:.0f}%   "
+          f"Redis {result['services']['redis-server'] * 100:.0f}%   "
           f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket   "
           f"GC {result['gc'][0]:.0f} collections, {result['gc'][1] * 1000:.0f} ms, {result['gc'][2]:.0f} over 100 ms   "
           f"load generator GC {len(own)} collections, longest {max(own, default=0) * 1000:.0f} ms", flush=True)
@@ -329,7 +351,8 @@ def main():
         try:
             for server in servers:
                 server.start()
-            result = asyncio.run(measure(servers, specs, args.seconds, args.seed, args.ping))
+            # uvloop (Uvicorn's own loop): the generator's CPU is taken from the server's machine
+            result = uvloop.run(measure(servers, specs, args.seconds, args.seed, args.ping))
         finally:
             for server in servers:
                 server.stop()
