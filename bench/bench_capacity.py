@@ -23,9 +23,8 @@ whoever uses them) and the server's resident memory per socket (growth from befo
 connecting, all its processes) and its garbage collections while playing (their number, their
 pauses added up, and how many paused the server over 100 ms). Then the p99 of the moves
 sent in each 2 s window of play, which shows whether the slow ones are spread out or
-bunched (at the start, say), and the load generator's own collections: its sockets are
-frozen out of them once connected (`quiet_collector`), so its pauses are not counted as
-the server's latency.
+bunched (at the start, say). The load generator keeps its own collector off while it
+measures (`quiet_collector`), so its pauses are not counted as the server's latency.
 
 The load generator runs on the same machine as the server, the database and Redis, so
 on a small machine it competes with them for the CPU: read the figures as a lower bound.
@@ -49,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_live import django_on, make_tables, moves_of, percentile, server_cpu, server_rss  # noqa: E402
+from bench_live import django_on, make_tables, moves_of, percentile, process_stat, server_cpu, server_rss  # noqa: E402
 
 WAIT = 10.0
 PACE = 2.0
@@ -202,7 +201,7 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
         plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
     rss_connected = sum(map(server_rss, pids))
     gc_start = await asyncio.to_thread(gc_pauses, servers)
-    own_pauses = quiet_collector()
+    quiet_collector()
     print(f"N={len(specs)}: playing for {seconds:g} s …", flush=True)  # a profiler may start now
     rng = random.Random(seed)
     cpu_start, client_start, wall_start = sum(map(server_cpu, pids)), time.process_time(), time.perf_counter()
@@ -213,7 +212,6 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
                                       latencies, errors)
                            for (table, seats), (hand, moves, start) in zip(tables, plans)), *pings)
     wall = time.perf_counter() - wall_start
-    gc.callbacks.remove(own_pauses.measure)
     gc.enable()
     cpu = (sum(map(server_cpu, pids)) - cpu_start) / wall
     client = (time.process_time() - client_start) / wall
@@ -223,54 +221,34 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
         await socket.close()
     return {"sockets": len(everyone), "connect_s": connect_seconds, "moves": len(latencies), "wall": wall,
             "latencies": [latency for _, latency in latencies], "services": services, "windows": windows(latencies, wall_start),
-            "own_gc": own_pauses.pauses, "errors": errors, "cpu": cpu, "client": client,
+            "errors": errors, "cpu": cpu, "client": client,
             "pongs": [pong for socket in everyone for pong in socket.pongs],
             "rss_per_socket": (rss_connected - rss_before) / len(everyone), "rss": rss_connected,
             "gc": collections}
 
 
-class Pauses:
-    """The load generator's own garbage collections, each pause in seconds."""
-
-    def __init__(self):
-        self.pauses: list[float] = []
-        self._started = 0.0
-
-    def measure(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        else:
-            self.pauses.append(time.perf_counter() - self._started)
-
-
-def quiet_collector() -> Pauses:
+def quiet_collector() -> None:
     """Keep the load generator's collector from pausing it while it measures: with
     CPython's defaults its full collections walked every client socket's objects and
     stopped it for 0.2–0.45 s, a dozen times in 30 s at 500 tables, which it counted as
     the server's latency. The sockets are all open now and live to the end: frozen, the
-    collector leaves them alone, and it is off until play ends (30 s of garbage is little);
-    the pauses counted should be none."""
+    collector leaves them alone, and it is off until play ends (30 s of garbage is little)."""
     gc.collect()
     gc.freeze()
     gc.disable()
-    pauses = Pauses()
-    gc.callbacks.append(pauses.measure)
-    return pauses
 
 
 def services_cpu() -> dict[str, float]:
     """CPU seconds used so far by every process of this machine's PostgreSQL and Redis (Linux
     /proc, by command name): the database's and the broker's share of each move."""
     totals = dict.fromkeys(SERVICES, 0.0)
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    for process in Path("/proc").glob("[0-9]*"):
         try:
-            head, tail = stat.read_text().rsplit(")", 1)
+            name, seconds = process_stat(int(process.name))
         except OSError:  # the process ended meanwhile
             continue
-        name = head.split("(", 1)[1]
         if name in totals:
-            fields = tail.split()
-            totals[name] += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            totals[name] += seconds
     return totals
 
 
@@ -313,7 +291,7 @@ def pong_figures(pongs: list[float]) -> str:
 
 
 def report(n: int, result: dict) -> None:
-    latencies, own = result["latencies"] or [float("nan")], result["own_gc"]
+    latencies = result["latencies"] or [float("nan")]
     print(f"N={n:5d} tables, {result['sockets']:6d} sockets (connected in {result['connect_s']:.1f} s): "
           f"{result['moves']} moves in {result['wall']:.1f} s = {result['moves'] / result['wall']:.1f}/s   "
           f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms   p99 {percentile(latencies, 0.99) * 1000:.1f} ms   "
@@ -321,8 +299,8 @@ def report(n: int, result: dict) -> None:
           f"load generator CPU {result['client'] * 100:.0f}%   PostgreSQL {result['services']['postgres'] * 100:.0f}%   "
           f"Redis {result['services']['redis-server'] * 100:.0f}%   "
           f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket   "
-          f"GC {result['gc'][0]:.0f} collections, {result['gc'][1] * 1000:.0f} ms, {result['gc'][2]:.0f} over 100 ms   "
-          f"load generator GC {len(own)} collections, longest {max(own, default=0) * 1000:.0f} ms", flush=True)
+          f"GC {result['gc'][0]:.0f} collections, {result['gc'][1] * 1000:.0f} ms, {result['gc'][2]:.0f} over 100 ms",
+          flush=True)
     print("   p99 by 2 s window (ms):", " ".join(f"{p99 * 1000:.0f}" for p99 in result["windows"]), flush=True)
     for error in result["errors"][:5]:
         print("   error:", error)

@@ -148,13 +148,16 @@ def server_processes(pid: int) -> list[int]:
     return found
 
 
+def process_stat(pid: int) -> tuple[str, float]:
+    """A process's command name and the CPU seconds (user + system) it has used so far (Linux /proc)."""
+    head, tail = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)
+    fields = tail.split()
+    return head.split("(", 1)[1], (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def server_cpu(pid: int) -> float:
     """CPU seconds (user + system) the server's processes have used so far (Linux /proc)."""
-    total = 0
-    for process in server_processes(pid):
-        fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+    return sum(process_stat(process)[1] for process in server_processes(pid))
 
 
 def server_rss(pid: int) -> int:
