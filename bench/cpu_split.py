@@ -18,8 +18,7 @@ from collections import Counter
 STEPS = [
     ("lock + token read (held.locked_token)", "lock_table_of_hand ("),
     ("engine.apply", "apply (baohuang/engine"),
-    ("INSERT event (moves.append_event)", "append_event ("),
-    ("UPDATE hand (moves.store_hand)", "store_hand ("),
+    ("INSERT event + UPDATE hand (moves.store_move)", "store_move ("),
     ("COMMIT, then the after-commit hooks (publish …)", "Atomic.__exit__"),
     ("frames: views + JSON, per kind", "_event_text ("),
     ("state at a version (STATES.at)", "at (rooms/hand_states"),

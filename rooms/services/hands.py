@@ -180,8 +180,6 @@ def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id
     except engine.IllegalAction as error:
         raise ServiceError(error.code, error.message, error.params) from None
     version = new_state["version"]
-    moves.append_event(hand=hand, version=version, seat=action["seat"], action=action, event=event,
-                       public=engine.event_view(event, None), client_id=client_id, by_trustee=by_trustee)
     hand.state = new_state
     hand.version = version
     hand.phase = new_state["phase"]
@@ -189,7 +187,8 @@ def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id
     arm = schedule.timer_needed(hand, seats)
     if arm:
         hand.timer_at = hand.deadline
-    moves.store_hand(hand)
+    moves.store_move(hand=hand, seat=action["seat"], action=action, event=event, public=engine.event_view(event, None),
+                     client_id=client_id, by_trustee=by_trustee)
     # The deadline rides with the broadcast so live sockets can show the countdown without
     # reading the hand back.
     return {"version": version, "event": event, "deadline": epoch_ms(hand.deadline)}, arm

@@ -41,17 +41,24 @@ EVENT_FIELDS = ("hand", "version", "seat", "action", "event", "public", "client_
 HAND_FIELDS = ("state", "version", "phase", "deadline", "timer_at")
 
 
-def append_event(*, hand: Hand, version: int, seat: int, action: dict, event: dict, public, client_id,
-                 by_trustee: bool) -> None:
-    """INSERT the move's `HandEvent` (an IntegrityError when its version or client_id is taken)."""
-    values = [hand.pk, version, seat, _json(action), _json(event), _json(public), client_id, by_trustee,
-              _moment(timezone.now())]
-    with connection.cursor() as cursor:
-        cursor.execute(_statement(connection.vendor, HandEvent, "insert", EVENT_FIELDS), values)
+def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool) -> None:
+    """INSERT the move's `HandEvent` at `hand.version`, and UPDATE the hand's state,
+    version, phase, deadline and timer from `hand` (an IntegrityError when the version or
+    client_id is taken).
 
-
-def store_hand(hand: Hand) -> None:
-    """UPDATE the hand's state, version, phase, deadline and timer from `hand`."""
-    values = [_json(hand.state), hand.version, hand.phase, _moment(hand.deadline), _moment(hand.timer_at), hand.pk]
+    On PostgreSQL both statements go in one query string: one round trip, and PostgreSQL
+    runs them as one, the `UPDATE` only if the `INSERT` succeeded. (That takes Django's
+    client-side binding, its default with psycopg; SQLite's driver runs one statement a
+    call.)"""
+    event_values = [hand.pk, hand.version, seat, _json(action), _json(event), _json(public), client_id, by_trustee,
+                    _moment(timezone.now())]
+    hand_values = [_json(hand.state), hand.version, hand.phase, _moment(hand.deadline), _moment(hand.timer_at),
+                   hand.pk]
+    insert = _statement(connection.vendor, HandEvent, "insert", EVENT_FIELDS)
+    update = _statement(connection.vendor, Hand, "update", HAND_FIELDS)
     with connection.cursor() as cursor:
-        cursor.execute(_statement(connection.vendor, Hand, "update", HAND_FIELDS), values)
+        if connection.vendor == "postgresql":
+            cursor.execute(f"{insert}; {update}", event_values + hand_values)
+        else:
+            cursor.execute(insert, event_values)
+            cursor.execute(update, hand_values)
