@@ -92,8 +92,9 @@ def test_a_worker_killed_during_the_countdown_the_sweep_acts_within_its_period(w
     hand = hand_start(room_id=room.pk)
     seat = engine.actors(hand.state)[0]
     # The worker has taken the countdown message and holds it until the deadline …
-    wait_for(lambda: "rooms.decision_timeout" in worker.log(since), seconds=3)
-    lost = re.search(r"rooms\.decision_timeout\[([0-9a-f-]+)\]", worker.log(since)).group(1)
+    # (Waited for with its task id: the log is read as it is written, a line may be half there.)
+    lost = wait_for(lambda: re.search(r"rooms\.decision_timeout\[([0-9a-f-]+)\]", worker.log(since)),
+                    seconds=3).group(1)
     worker.kill()  # … and dies with it, before the deadline.
     assert timezone.now() < hand.deadline
 
