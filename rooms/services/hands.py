@@ -6,6 +6,7 @@ announce changes after commit.
 """
 
 import secrets
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -25,7 +26,7 @@ from rooms.records import epoch_ms
 from rooms.services import moves, schedule
 from rooms.services.common import (dissolve, lock_room, lock_table_of_hand, open_room, ready_clock, running_hand,
                                    table)
-from rooms.services.held import HELD
+from rooms.services.held import HELD, locked_token, token_of
 from scoring import services as scoring
 from scoring.selectors import open_debts
 
@@ -167,31 +168,40 @@ def _deal_next(room: Room, seats: list[Seat]) -> Hand:
 # -- acting ------------------------------------------------------------------------
 
 
-def _apply(room: Room, hand: Hand, seats: list[Seat], action: dict, *, client_id: str | None,
-           by_trustee: bool) -> tuple[dict, bool]:
-    """Apply one action through the engine, append its event, store the new state.
-
-    Returns the event as broadcast, and whether the decision now open needs a new timer
-    message (`rooms.services.schedule.timer_needed`; its time is stored with the state)."""
+def _advance(room: Room, hand: Hand, seats: list[Seat], action: dict) -> tuple[dict, bool]:
+    """Apply one action to `hand` through the engine: its state, version, phase, deadline
+    and timer. Returns the engine's event, and whether the decision now open needs a new
+    timer message (`rooms.services.schedule.timer_needed`; its time is stored with the state)."""
     state = hand.state
     previous = decision_of(state, hand.deadline)
     try:
         new_state, event = engine.apply(state, action)
     except engine.IllegalAction as error:
         raise ServiceError(error.code, error.message, error.params) from None
-    version = new_state["version"]
     hand.state = new_state
-    hand.version = version
+    hand.version = new_state["version"]
     hand.phase = new_state["phase"]
     hand.deadline = _deadline(room, new_state, previous)
     arm = schedule.timer_needed(hand, seats)
     if arm:
         hand.timer_at = hand.deadline
-    moves.store_move(hand=hand, seat=action["seat"], action=action, event=event, public=engine.event_view(event, None),
-                     client_id=client_id, by_trustee=by_trustee)
+    return event, arm
+
+
+def _store(hand: Hand, seats: list[Seat], action: dict, event: dict, *, client_id: str | None, by_trustee: bool,
+           fence: tuple | None = None) -> dict | None:
+    """Append the action's event and store the hand as `_advance` left it (with `fence`,
+    only if the stored table still has that token: `moves.store_move`). Returns the event
+    as broadcast, or None when the fence failed and nothing was written."""
+    if not moves.store_move(hand=hand, seat=action["seat"], action=action, event=event,
+                            public=engine.event_view(event, None), client_id=client_id, by_trustee=by_trustee,
+                            fence=fence):
+        return None
+    player = seats[action["seat"]].player
+    telemetry.move_stored(by="trustee" if by_trustee else "bot" if player and player.is_bot else "player")
     # The deadline rides with the broadcast so live sockets can show the countdown without
     # reading the hand back.
-    return {"version": version, "event": event, "deadline": epoch_ms(hand.deadline)}, arm
+    return {"version": hand.version, "event": event, "deadline": epoch_ms(hand.deadline)}
 
 
 def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
@@ -232,13 +242,16 @@ def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
 
 
 def _act(room: Room, hand: Hand, seats: list[Seat], *actions: dict, client_id=None, by_trustee=False) -> HandChange:
-    """Apply ``actions`` one after the other, then announce them and what opens next."""
+    """Apply and store ``actions`` one after the other (the room locked), then announce them."""
     change = HandChange(hand=hand)
     for action in actions:
-        event, arm = _apply(room, hand, seats, action, client_id=client_id, by_trustee=by_trustee)
-        player = seats[action["seat"]].player
-        telemetry.move_stored(by="trustee" if by_trustee else "bot" if player and player.is_bot else "player")
-        change.events.append(event)
+        event, arm = _advance(room, hand, seats, action)
+        change.events.append(_store(hand, seats, action, event, client_id=client_id, by_trustee=by_trustee))
+    return _announce(room, hand, seats, change, arm)
+
+
+def _announce(room: Room, hand: Hand, seats: list[Seat], change: HandChange, arm: bool) -> HandChange:
+    """After storing `change`'s events: announce them, then finish the hand or open what comes next."""
     notify.hand_events(room_id=room.pk, hand_id=hand.pk, events=change.events, state=hand.state)
     if engine.result(hand.state) is not None:
         change.next_hand = _finish(room, hand, seats)
@@ -287,9 +300,10 @@ def hand_act(
     """
     if client_id is not None:
         client_id = str(client_id)[:64]
+    arguments = dict(hand_id=hand_id, seat=seat, action=action, expected_version=expected_version,
+                     client_id=client_id, player=player)
     try:
-        return _hand_act(hand_id=hand_id, seat=seat, action=action, expected_version=expected_version,
-                         client_id=client_id, player=player)
+        return _held_act(**arguments) or _locked_act(**arguments)
     except IntegrityError:
         # The client_id is already stored for this seat, though the rest of the re-sent
         # frame was acceptable now (an action legal again at a later version): the unique
@@ -304,15 +318,8 @@ def hand_act(
         return repeated
 
 
-@transaction.atomic
-def _hand_act(*, hand_id, seat, action, expected_version, client_id, player) -> HandChange:
-    room, hand, seats = lock_table_of_hand(hand_id)
-    # A re-sent frame carries the version it was first sent at: once applied, the hand
-    # has moved past it. Only a frame that cannot be applied now searches the log for
-    # its client_id, so a fresh action costs no lookup.
-    if not hand.running or hand.version != expected_version:
-        if (repeated := _previous_answer(hand, seat, client_id)) is not None:
-            return repeated
+def _may_act(hand: Hand, seats: list[Seat], seat: int, expected_version: int, player: Player | None) -> None:
+    """Refuse an action the table cannot take from `seat` now (before the engine's checks)."""
     if not hand.running:
         raise ServiceError("no_hand", "This hand has ended.")
     if hand.version != expected_version:
@@ -328,6 +335,48 @@ def _hand_act(*, hand_id, seat, action, expected_version, client_id, player) -> 
         if mine.trustee_locked:
             raise ServiceError("trustee_locked", "托管 is locked on for the rest of this hand.")
         raise ServiceError("trustee_on", "托管 is on: turn it off to play yourself.")
+
+
+def _held_act(*, hand_id, seat, action, expected_version, client_id, player) -> HandChange | None:
+    """The move applied to the table as this process's last write left it
+    (`rooms.services.held`), with no lock and no transaction of ours: its writes are fenced
+    by that table's token, so they happen only if nothing changed since, in one round trip.
+    The hand's last move takes the room lock instead, checks the token under it, then
+    stores and scores the hand in one transaction.
+
+    None, with nothing written, when no table is held, when the held table refuses the
+    move (the locked path gives the answer, or finds a re-sent frame's first one) or when
+    the table changed since: the caller then takes the locked path."""
+    held = HELD.take(hand_id)
+    if held is None:
+        return None
+    room, hand, seats = held
+    fence = token_of(room, hand, seats)
+    try:
+        _may_act(hand, seats, seat, expected_version, player)
+        action = _action_for(seat, action)
+        event, arm = _advance(room, hand, seats, action)
+    except ServiceError:
+        return None
+    last = engine.result(hand.state) is not None
+    with transaction.atomic() if last else nullcontext():
+        if last and locked_token(hand_id) != fence:
+            return None
+        stored = _store(hand, seats, action, event, client_id=client_id, by_trustee=False,
+                        fence=None if last else fence)
+        return None if stored is None else _announce(room, hand, seats, HandChange(hand=hand, events=[stored]), arm)
+
+
+@transaction.atomic
+def _locked_act(*, hand_id, seat, action, expected_version, client_id, player) -> HandChange:
+    room, hand, seats = lock_table_of_hand(hand_id)
+    # A re-sent frame carries the version it was first sent at: once applied, the hand
+    # has moved past it. Only a frame that cannot be applied now searches the log for
+    # its client_id, so a fresh action costs no lookup.
+    if not hand.running or hand.version != expected_version:
+        if (repeated := _previous_answer(hand, seat, client_id)) is not None:
+            return repeated
+    _may_act(hand, seats, seat, expected_version, player)
     try:
         return _act(room, hand, seats, _action_for(seat, action), client_id=client_id)
     except ServiceError:  # the engine refused it (before anything was written)

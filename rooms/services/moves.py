@@ -1,21 +1,23 @@
 """A move's two writes as hand-written statements: append its `HandEvent`, store the hand.
 
-These are the only statements every move makes besides the locking read
-(`rooms.services.held.locked_token`). Through the ORM (`objects.create`, `save`) they
-cost more CPU than the rest of storing the move — building the queries, preparing every
-field, JSON through the standard library — so they are written here once, as plain
-parameterised SQL that runs the same on PostgreSQL and SQLite, with the JSON encoded by
-orjson (`rooms.json_text`). The rows are the ORM's own: the models still read them, and the unique
-constraints on `(hand, version)` and `(hand, seat, client_id)` fence them as before.
+These are the only statements a move makes besides the locking read
+(`rooms.services.held.locked_token`) — or the only ones at all, fenced by the token, on
+the table this process holds. Through the ORM (`objects.create`, `save`) they cost more
+CPU than the rest of storing the move — building the queries, preparing every field, JSON
+through the standard library — so they are written here once, as plain parameterised SQL
+that runs the same on PostgreSQL and SQLite, with the JSON encoded by orjson
+(`rooms.json_text`). The rows are the ORM's own: the models still read them, and the
+unique constraints on `(hand, version)` and `(hand, seat, client_id)` fence them as before.
 """
 
 from functools import cache
 
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from rooms.json_text import dumps
 from rooms.models import Hand, HandEvent
+from rooms.services.held import fence_params, fence_sql, lock_sql
 
 
 def _json(value) -> str | None:
@@ -37,28 +39,70 @@ def _statement(vendor: str, model, verb: str, names: tuple[str, ...]) -> str:
     return f"UPDATE {table} SET {', '.join(q(field.column) + ' = %s' for field in fields)} WHERE {q('id')} = %s"
 
 
+@cache
+def _fenced(vendor: str, seats: tuple[int, ...]) -> tuple[str, str]:
+    """The two writes of a move fenced by a token (`held.fence_sql`): the INSERT happens
+    only if the stored table has the token, the UPDATE only if the hand is still at the
+    version it had (its last parameter but two) and the INSERT stored the event."""
+    q = connection.ops.quote_name
+    fields = [HandEvent._meta.get_field(name) for name in EVENT_FIELDS]
+    # PostgreSQL types a SELECT's text parameters as text, where VALUES gives them the column's type.
+    values = [f"CAST(%s AS {field.db_type(connection)})" if field.get_internal_type() == "JSONField" else "%s"
+              for field in fields]
+    insert = (f"INSERT INTO {q(HandEvent._meta.db_table)} ({', '.join(q(field.column) for field in fields)}) "
+              f"SELECT {', '.join(values)} WHERE {fence_sql(vendor, seats)}")
+    update = (f"{_statement(vendor, Hand, 'update', HAND_FIELDS)} AND {q('version')} = %s AND EXISTS "
+              f"(SELECT 1 FROM {q(HandEvent._meta.db_table)} WHERE {q('hand_id')} = %s AND {q('version')} = %s)")
+    return insert, update
+
+
 EVENT_FIELDS = ("hand", "version", "seat", "action", "event", "public", "client_id", "by_trustee", "created")
 HAND_FIELDS = ("state", "version", "phase", "deadline", "timer_at")
 
 
-def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool) -> None:
+def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool,
+               fence: tuple | None = None) -> bool:
     """INSERT the move's `HandEvent` at `hand.version`, and UPDATE the hand's state,
     version, phase, deadline and timer from `hand` (an IntegrityError when the version or
-    client_id is taken).
+    client_id is taken). Returns whether they were written.
 
-    On PostgreSQL both statements go in one query string: one round trip, and PostgreSQL
-    runs them as one, the `UPDATE` only if the `INSERT` succeeded. (That takes Django's
-    client-side binding, its default with psycopg; SQLite's driver runs one statement a
-    call.)"""
+    The caller holds the room lock, or gives `fence`: the token (`held.token_of`) of the
+    table it applied the move to. Then the writes happen only if the stored table still
+    has that token, and the caller needs no lock nor transaction of its own: this locks
+    the room and the hand (as every writer does first), then writes if the token holds.
+
+    On PostgreSQL the statements go in one query string: one round trip, which PostgreSQL
+    runs as one transaction, each statement seeing what committed before it (so the token
+    is compared after the lock, with every earlier writer's work in sight), none of it if
+    one fails. (That takes Django's client-side binding, its default with psycopg.)
+    SQLite's driver runs one statement a call; its transaction holds its write lock."""
     event_values = [hand.pk, hand.version, seat, _json(action), _json(event), _json(public), client_id, by_trustee,
                     _moment(timezone.now())]
     hand_values = [_json(hand.state), hand.version, hand.phase, _moment(hand.deadline), _moment(hand.timer_at),
                    hand.pk]
-    insert = _statement(connection.vendor, HandEvent, "insert", EVENT_FIELDS)
-    update = _statement(connection.vendor, Hand, "update", HAND_FIELDS)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(f"{insert}; {update}", event_values + hand_values)
-        else:
-            cursor.execute(insert, event_values)
-            cursor.execute(update, hand_values)
+    vendor = connection.vendor
+    if fence is None:
+        insert = _statement(vendor, HandEvent, "insert", EVENT_FIELDS)
+        update = _statement(vendor, Hand, "update", HAND_FIELDS)
+        with connection.cursor() as cursor:
+            if vendor == "postgresql":
+                cursor.execute(f"{insert}; {update}", event_values + hand_values)
+            else:
+                cursor.execute(insert, event_values)
+                cursor.execute(update, hand_values)
+        return True
+    insert, update = _fenced(vendor, tuple(seat[0] for seat in fence[-1]))
+    event_values += fence_params(hand.pk, fence)
+    hand_values += [fence[0], hand.pk, hand.version]
+    if vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"{lock_sql(vendor)}; {insert}; {update}", [hand.pk] + event_values + hand_values)
+            cursor.nextset()
+            cursor.nextset()  # the UPDATE's result
+            return cursor.rowcount == 1
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(insert, event_values)
+        if cursor.rowcount != 1:
+            return False
+        cursor.execute(update, hand_values)
+        return cursor.rowcount == 1
