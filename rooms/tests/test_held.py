@@ -4,14 +4,16 @@ since — a move, 托管, a seat — is seen, never hidden by the objects held."
 
 import copy
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from baohuang import engine
 from baohuang.errors import ServiceError
-from rooms.models import Hand, Room, Seat
+from rooms.models import Hand, HandEvent, Room, Seat
 from rooms.services import hand_act, hand_start, seat_ready
 from rooms.services.held import HELD
 
@@ -134,6 +136,22 @@ def test_the_hand_a_service_returned_is_not_changed_by_the_next_move(full_table,
     move(dealt.pk, django_capture_on_commit_callbacks)
     assert change.hand.version == 1
 
+
+@pytest.mark.parametrize("elsewhere", [
+    lambda hand: Room.objects.filter(pk=hand.room_id).update(updated=timezone.now()),
+    lambda hand: Hand.objects.filter(pk=hand.pk).update(timer_at=timezone.now() + timedelta(hours=1)),
+    lambda hand: Seat.objects.filter(room_id=hand.room_id, index=4).update(trustee_entries=2),
+], ids=["room saved", "timer queued", "a seat's 托管 count"])
+def test_any_change_to_the_token_fails_the_fence_and_the_move_reads_the_rows(full_table, elsewhere,
+                                                                              django_capture_on_commit_callbacks):
+    hand = hand_start(room_id=full_table().pk)
+    move(hand.pk, django_capture_on_commit_callbacks)
+    elsewhere(Hand.objects.get(pk=hand.pk))  # another process, behind this one's back
+    change, statements = move(hand.pk, django_capture_on_commit_callbacks)
+    # The fenced attempt wrote nothing; then the locked path: token, seats and hand read, the writes.
+    assert len(statements) == 1 + 3 + writes()
+    assert HandEvent.objects.filter(hand_id=hand.pk).count() == change.hand.version == 2
+    assert stored_state(hand.pk) == change.hand.state
 
 @pytest.mark.django_db(transaction=True)
 def test_a_fenced_move_waits_for_the_room_lock_and_sees_what_its_holder_wrote(full_table):
