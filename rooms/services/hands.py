@@ -303,7 +303,8 @@ def hand_act(
     arguments = dict(hand_id=hand_id, seat=seat, action=action, expected_version=expected_version,
                      client_id=client_id, player=player)
     try:
-        return _held_act(**arguments) or _locked_act(**arguments)
+        change = _held_act(**arguments)
+        return change if change is not None else _locked_act(**arguments)
     except IntegrityError:
         # The client_id is already stored for this seat, though the rest of the re-sent
         # frame was acceptable now (an action legal again at a later version): the unique

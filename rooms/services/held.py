@@ -1,5 +1,5 @@
-"""The table as this process's last write of a hand left it, so the next move under the
-room lock need not read it back.
+"""The table as this process's last write of a hand left it, so the next move need not
+read it back.
 
 A few columns say whether anything changed since this process last wrote the hand —
 its version, phase, end and timer, the room's status and last save, each seat's player,

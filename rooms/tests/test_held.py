@@ -4,6 +4,7 @@ since — a move, 托管, a seat — is seen, never hidden by the objects held."
 
 import copy
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -210,5 +211,5 @@ def wait_for_a_lock_wait(seconds: float = 30) -> None:
                            "AND wait_event_type = 'Lock'")
             if cursor.fetchone()[0]:
                 return
-            threading.Event().wait(0.01)
+            time.sleep(0.01)
     raise AssertionError("no session waited for a lock")
