@@ -3,7 +3,7 @@ through Redis pub/sub to every other process, where one subscriber per event loo
 each message once for all its sockets.
 
 Writers call `publish(group, message)` after commit, on any thread of any process (a server
-process's pool thread, a Celery worker). The message goes
+process's pool thread or event loop, a Celery worker). The message goes
 
 - to this process's own members of the group at once: each event loop serving sockets has
   a `Hub`, and the message is handed to that loop, which puts it in every member's inbox;
@@ -68,10 +68,13 @@ def _encode(message: dict) -> bytes:
 
 
 def publish(group: str, message: dict) -> None:
-    """Send `message` (a dict with a `type`) to every member of `group`, in every process.
-    Call it from a thread (after commit), never on an event loop. In a server process one
-    of its hubs forwards the message to Redis (`Hub.forward`); a process with no hub (a
-    Celery worker) publishes it from here, blocking."""
+    """Send `message` (a dict with a `type`) to every member of `group`, in every process,
+    from a thread or from an event loop. In a server process one of its hubs
+    forwards the message to Redis (`Hub.forward`); a process with no hub (a Celery worker)
+    publishes it from here, blocking."""
+    if _on_a_loop():
+        _publish_from_loop(group, message)
+        return
     data = _encode(message)
     hubs = _live_hubs()
     for index, hub in enumerate(hubs):
@@ -80,7 +83,15 @@ def publish(group: str, message: dict) -> None:
         _publisher(settings.REDIS_URL).publish(_channel(group), data)
 
 
-def apublish(group: str, message: dict) -> None:
+def _on_a_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _publish_from_loop(group: str, message: dict) -> None:
     """`publish` from code running on an event loop."""
     here = hub_of_this_loop()
     data = _encode(message)

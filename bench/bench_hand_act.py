@@ -27,7 +27,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from baohuang import engine  # noqa: E402
 from rooms.models import Hand  # noqa: E402
 from rooms.services import player_guest, room_create, seat_take  # noqa: E402
-from rooms.services.hands import hand_act, hand_start  # noqa: E402
+from rooms.services.acting import hand_act  # noqa: E402
+from rooms.services.hands import hand_start  # noqa: E402
 
 
 def play(hands: int):

@@ -18,7 +18,7 @@ from collections import Counter
 STEPS = [
     ("lock + token read (held.locked_token)", "lock_table_of_hand ("),
     ("engine.apply", "apply (baohuang/engine"),
-    ("INSERT event + UPDATE hand (moves.store_move; on the held table, the lock too)", "store_move ("),
+    ("INSERT event + UPDATE hand (moves.store_move, astore_move; on the held table, the lock too)", "store_move ("),
     ("COMMIT, then the after-commit hooks (publish …)", "Atomic.__exit__"),
     ("frames: views + JSON, per kind", "_event_text ("),
     ("state at a version (STATES.at)", "at (rooms/hand_states"),
@@ -27,7 +27,7 @@ STEPS = [
     ("parse the frame (rooms.frames)", "read (rooms/frames"),
 ]
 CONTAINERS = [
-    ("hand_act, the rest", "hand_act ("),
+    ("hand_act / ahand_act, the rest", "hand_act ("),
     ("consumer receive, the rest", "websocket_receive ("),
     ("broadcasts heard from Redis (baohuang.broadcast)", "baohuang/broadcast"),
 ]

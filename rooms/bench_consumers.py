@@ -29,7 +29,7 @@ class EchoConsumer(InboxConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is not None:
             await self.write()
-            broadcast.apublish(self.group, {"type": "echo.frame", "text": text_data})
+            broadcast.publish(self.group, {"type": "echo.frame", "text": text_data})
 
     async def write(self) -> None:
         """What a frame costs before it is sent on (nothing, for the bare echo)."""

@@ -25,7 +25,7 @@ from rooms.hand_states import STATES
 from rooms.models import Room
 from rooms.notify import room_group
 from rooms.selectors import missed_events, now_ms, room_find, snapshot
-from rooms.services import chat_say, hand_act, seat_free, seat_leave, seat_ready, trustee_set
+from rooms.services import ahand_act, chat_say, seat_free, seat_leave, seat_ready, trustee_set
 from rooms.services.moderation import ban_refusal
 from rooms.threads import db
 
@@ -281,8 +281,8 @@ class RoomConsumer(InboxConsumer):
         seat = self._my_seat()
         if self.hand_id is None:
             raise frames.BadInput("no_hand", "No hand is being played.")
-        change = await db(hand_act)(hand_id=self.hand_id, seat=seat, action=action,
-                                    expected_version=expected_version, client_id=client_id, player=self.user)
+        change = await ahand_act(hand_id=self.hand_id, seat=seat, action=action, expected_version=expected_version,
+                                 client_id=client_id, player=self.user)
         await self.send_ack(client_id, change.events[-1]["version"], repeated=change.repeated)
 
     async def on_trustee(self, client_id, *, on):

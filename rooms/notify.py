@@ -2,16 +2,15 @@
 
 Messages carry the engine's full events; the live-play consumer redacts them for each
 recipient with `engine.event_view` before anything reaches a socket. Everything here runs
-from `transaction.on_commit`, so a rolled-back write is never announced, and with
-`robust=True` a broken channel layer cannot turn a committed write into an error (clients
-resynchronise on a version gap).
+after commit (`baohuang.after_commit`), so a rolled-back write is never announced, and a
+broken channel layer cannot turn a committed write into an error (clients resynchronise
+on a version gap).
 """
 
 import logging
 
-from django.db import transaction
-
 from baohuang import broadcast
+from baohuang.after_commit import after_commit
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +51,7 @@ def hand_events(*, room_id: int, hand_id: int, events: list[dict], state: dict |
                     log.exception("hand %s: state listener failed", hand_id)
         _send(room_id, message)
 
-    transaction.on_commit(announce, robust=True)
+    after_commit(announce)
 
 
 def room_changed(*, room_id: int, change: str, **details) -> None:
@@ -62,10 +61,10 @@ def room_changed(*, room_id: int, change: str, **details) -> None:
     `trustee`, `hand_started`, `hand_ended`, `dissolved`.
     """
     message = {"type": "room.changed", "room": room_id, "change": change, **details}
-    transaction.on_commit(lambda: _send(room_id, message), robust=True)
+    after_commit(lambda: _send(room_id, message))
 
 
 def chat_said(*, room_id: int, record: dict) -> None:
     """After commit: `{"type": "chat.message", **record}` (the record as `chat` frames show it)."""
     message = {"type": "chat.message", **record}
-    transaction.on_commit(lambda: _send(room_id, message), robust=True)
+    after_commit(lambda: _send(room_id, message))

@@ -16,8 +16,9 @@ restarts and processes.
 
 import logging
 
-from django.db import transaction
 from prometheus_client import Counter, Gauge, Histogram
+
+from baohuang.after_commit import after_commit
 
 log = logging.getLogger("rooms.hands")
 
@@ -37,7 +38,7 @@ OPEN_SOCKETS = Gauge("baohuang_open_sockets", "WebSockets open now.", multiproce
 
 
 def _after_commit(function) -> None:
-    transaction.on_commit(function, robust=True)
+    after_commit(function)
 
 
 def hand_started(hand) -> None:

@@ -41,6 +41,7 @@ def isolated_prefix(settings):
     """This test's own Redis prefix (broadcasts, presence), and empty per-process hand-state,
     frame and held-table caches (hand ids restart after every transactional test). Import it
     into a test module."""
+    from baohuang import loop_database
     from rooms.event_frames import FRAMES
     from rooms.hand_states import STATES
     from rooms.services.held import HELD
@@ -53,6 +54,7 @@ def isolated_prefix(settings):
     for cache in (STATES, FRAMES):
         cache.__init__()
     HELD.clear()
+    loop_database.close_all()  # the test's loops are gone; the test database is dropped later
 
 
 @pytest.fixture

@@ -56,7 +56,7 @@ async def test_a_message_published_here_reaches_each_member_of_the_group_once():
     await broadcast.join("room-2", elsewhere)
 
     await asyncio.to_thread(broadcast.publish, "room-1", {"type": "hand.events", "hand": 7, "events": []})
-    broadcast.apublish("room-1", {"type": "chat.message", "text": "好"})
+    broadcast.publish("room-1", {"type": "chat.message", "text": "好"})
     await first.wait(2)
     await settle()
 

@@ -7,9 +7,10 @@ Broadcasts and the timer hook run after commit (`rooms.notify`).
 """
 
 from baohuang.errors import ServiceError
+from rooms.services.acting import ahand_act, hand_act
 from rooms.services.bots import seat_add_bot
+from rooms.services.hands import HandChange, hand_act_for, hand_start, hand_window_close
 from rooms.services.moderation import player_moderate
-from rooms.services.hands import HandChange, hand_act, hand_act_for, hand_start, hand_window_close
 from rooms.services.players import player_bot, player_guest
 from rooms.services.rooms import (chat_say, player_kick, room_create, room_dissolve, rooms_close_abandoned, seat_free,
                                   seat_leave, seat_online, seat_ready, seat_take)
@@ -18,6 +19,7 @@ from rooms.services.trustee import trustee_set
 __all__ = [
     "HandChange",
     "ServiceError",
+    "ahand_act",
     "chat_say",
     "hand_act",
     "hand_act_for",

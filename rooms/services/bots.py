@@ -17,7 +17,7 @@ from baohuang.errors import ServiceError
 from rooms import levels
 from rooms.models import Hand, Player, Seat
 from rooms.services.common import lock_room, open_room, table
-from rooms.services.hands import hand_act
+from rooms.services.acting import hand_act
 from rooms.services.players import player_bot
 from rooms.services.rooms import seat_take
 

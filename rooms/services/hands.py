@@ -1,4 +1,5 @@
-"""Hands: deal, act, act for an absent seat (托管 / timeout), and finish.
+"""Hands: deal, apply and store actions, act for an absent seat (托管 / timeout), and
+finish (a seat's own action comes through `rooms.services.acting`).
 
 The engine (`baohuang.engine`) decides everything about the game; these services store
 its state and events, keep the seats' 托管 flags, write the ledger when a hand ends and
@@ -6,12 +7,11 @@ announce changes after commit.
 """
 
 import secrets
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -20,13 +20,13 @@ from baohuang.engine.fairness import new_salt
 from baohuang.errors import ServiceError
 from rooms import levels, notify, telemetry
 from rooms.levels import DEFAULT_TRUSTEE_LEVEL
-from rooms.models import Hand, HandEvent, Player, Room, Seat
+from rooms.models import Hand, Room, Seat
 from rooms.options import engine_options
 from rooms.records import epoch_ms
 from rooms.services import moves, schedule
 from rooms.services.common import (dissolve, lock_room, lock_table_of_hand, open_room, ready_clock, running_hand,
                                    table)
-from rooms.services.held import HELD, locked_token, token_of
+from rooms.services.held import HELD
 from scoring import services as scoring
 from scoring.selectors import open_debts
 
@@ -168,7 +168,7 @@ def _deal_next(room: Room, seats: list[Seat]) -> Hand:
 # -- acting ------------------------------------------------------------------------
 
 
-def _advance(room: Room, hand: Hand, seats: list[Seat], action: dict) -> tuple[dict, bool]:
+def advance(room: Room, hand: Hand, seats: list[Seat], action: dict) -> tuple[dict, bool]:
     """Apply one action to `hand` through the engine: its state, version, phase, deadline
     and timer. Returns the engine's event, and whether the decision now open needs a new
     timer message (`rooms.services.schedule.timer_needed`; its time is stored with the state)."""
@@ -188,15 +188,24 @@ def _advance(room: Room, hand: Hand, seats: list[Seat], action: dict) -> tuple[d
     return event, arm
 
 
-def _store(hand: Hand, seats: list[Seat], action: dict, event: dict, *, client_id: str | None, by_trustee: bool,
-           fence: tuple | None = None) -> dict | None:
-    """Append the action's event and store the hand as `_advance` left it (with `fence`,
+def store(hand: Hand, seats: list[Seat], action: dict, event: dict, *, client_id: str | None, by_trustee: bool,
+          fence: tuple | None = None) -> dict | None:
+    """Append the action's event and store the hand as `advance` left it (with `fence`,
     only if the stored table still has that token: `moves.store_move`). Returns the event
     as broadcast, or None when the fence failed and nothing was written."""
-    if not moves.store_move(hand=hand, seat=action["seat"], action=action, event=event,
-                            public=engine.event_view(event, None), client_id=client_id, by_trustee=by_trustee,
-                            fence=fence):
+    if not moves.store_move(**writes(hand, action, event, client_id=client_id, by_trustee=by_trustee), fence=fence):
         return None
+    return stored(hand, seats, action, event, by_trustee=by_trustee)
+
+
+def writes(hand: Hand, action: dict, event: dict, *, client_id: str | None, by_trustee: bool) -> dict:
+    """`moves.store_move`'s arguments for the action `advance` applied to `hand`."""
+    return dict(hand=hand, seat=action["seat"], action=action, event=event, public=engine.event_view(event, None),
+                client_id=client_id, by_trustee=by_trustee)
+
+
+def stored(hand: Hand, seats: list[Seat], action: dict, event: dict, *, by_trustee: bool) -> dict:
+    """The action's writes are stored: count it (after commit), and give its event as broadcast."""
     player = seats[action["seat"]].player
     telemetry.move_stored(by="trustee" if by_trustee else "bot" if player and player.is_bot else "player")
     # The deadline rides with the broadcast so live sockets can show the countdown without
@@ -241,16 +250,16 @@ def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
     return None
 
 
-def _act(room: Room, hand: Hand, seats: list[Seat], *actions: dict, client_id=None, by_trustee=False) -> HandChange:
+def act(room: Room, hand: Hand, seats: list[Seat], *actions: dict, client_id=None, by_trustee=False) -> HandChange:
     """Apply and store ``actions`` one after the other (the room locked), then announce them."""
     change = HandChange(hand=hand)
     for action in actions:
-        event, arm = _advance(room, hand, seats, action)
-        change.events.append(_store(hand, seats, action, event, client_id=client_id, by_trustee=by_trustee))
-    return _announce(room, hand, seats, change, arm)
+        event, arm = advance(room, hand, seats, action)
+        change.events.append(store(hand, seats, action, event, client_id=client_id, by_trustee=by_trustee))
+    return announce(room, hand, seats, change, arm)
 
 
-def _announce(room: Room, hand: Hand, seats: list[Seat], change: HandChange, arm: bool) -> HandChange:
+def announce(room: Room, hand: Hand, seats: list[Seat], change: HandChange, arm: bool) -> HandChange:
     """After storing `change`'s events: announce them, then finish the hand or open what comes next."""
     notify.hand_events(room_id=room.pk, hand_id=hand.pk, events=change.events, state=hand.state)
     if engine.result(hand.state) is not None:
@@ -259,131 +268,6 @@ def _announce(room: Room, hand: Hand, seats: list[Seat], change: HandChange, arm
         schedule.after_commit(hand, seats, arm=arm)
         HELD.keep_after_commit(room, hand, seats)  # the next move here need not read them back
     return change
-
-
-def _previous_answer(hand: Hand, seat: int, client_id: str | None) -> HandChange | None:
-    """A re-sent action (same client_id from the same seat) gets the earlier result back."""
-    if client_id is None:
-        return None
-    earlier = HandEvent.objects.filter(hand=hand, seat=seat, client_id=client_id).first()
-    if earlier is None:
-        return None
-    # Its decision's deadline is known only while the hand still waits at that version.
-    deadline = epoch_ms(hand.deadline) if earlier.version == hand.version else None
-    return HandChange(hand=hand, events=[{"version": earlier.version, "event": earlier.event, "deadline": deadline}],
-                      repeated=True)
-
-
-def _action_for(seat: int, action) -> dict:
-    if not isinstance(action, dict):
-        raise ServiceError("bad_action", "An action is an object like {\"type\": \"pass\"}.")
-    if action.get("seat", seat) != seat:
-        raise ServiceError("bad_action", "The action names another seat.")
-    return {**action, "seat": seat}
-
-
-def hand_act(
-    *,
-    hand_id: int,
-    seat: int,
-    action: dict,
-    expected_version: int,
-    client_id: str | None = None,
-    player: Player | None = None,
-) -> HandChange:
-    """A seat plays, passes, bids or declares (`action` as in the engine contract).
-
-    `expected_version` is the version the client saw: if the hand moved since, nothing is
-    applied (`stale_version`). When `player` is given it must be the one in `seat`. An
-    action re-sent with a `client_id` already applied for the seat gets the earlier result
-    back (`repeated`), never applied twice.
-    """
-    if client_id is not None:
-        client_id = str(client_id)[:64]
-    arguments = dict(hand_id=hand_id, seat=seat, action=action, expected_version=expected_version,
-                     client_id=client_id, player=player)
-    try:
-        change = _held_act(**arguments)
-        return change if change is not None else _locked_act(**arguments)
-    except IntegrityError:
-        # The client_id is already stored for this seat, though the rest of the re-sent
-        # frame was acceptable now (an action legal again at a later version): the unique
-        # constraint refused the second copy and rolled it back.
-        if client_id is None:
-            raise
-        with transaction.atomic():
-            _room, hand, _seats = lock_table_of_hand(hand_id)
-            repeated = _previous_answer(hand, seat, client_id)
-        if repeated is None:
-            raise
-        return repeated
-
-
-def _may_act(hand: Hand, seats: list[Seat], seat: int, expected_version: int, player: Player | None) -> None:
-    """Refuse an action the table cannot take from `seat` now (before the engine's checks)."""
-    if not hand.running:
-        raise ServiceError("no_hand", "This hand has ended.")
-    if hand.version != expected_version:
-        raise ServiceError("stale_version", f"The hand has moved on (version {hand.version}); refresh and try again.",
-                           {"version": hand.version})
-    if not isinstance(seat, int) or not 0 <= seat < len(seats):
-        raise ServiceError("bad_seat", "Seats are numbered 0 to 4.")
-    mine = seats[seat]
-    if mine.left or (player is not None and mine.player_id != player.pk):
-        raise ServiceError("not_seated", "You are not seated there.")
-    if mine.trustee:
-        # While 托管 is on the policy plays for the seat; the player turns it off first.
-        if mine.trustee_locked:
-            raise ServiceError("trustee_locked", "托管 is locked on for the rest of this hand.")
-        raise ServiceError("trustee_on", "托管 is on: turn it off to play yourself.")
-
-
-def _held_act(*, hand_id, seat, action, expected_version, client_id, player) -> HandChange | None:
-    """The move applied to the table as this process's last write left it
-    (`rooms.services.held`), with no lock and no transaction of ours: its writes are fenced
-    by that table's token, so they happen only if nothing changed since, in one round trip.
-    The hand's last move takes the room lock instead, checks the token under it, then
-    stores and scores the hand in one transaction.
-
-    None, with nothing written, when no table is held, when the held table refuses the
-    move (the locked path gives the answer, or finds a re-sent frame's first one) or when
-    the table changed since: the caller then takes the locked path."""
-    held = HELD.take(hand_id)
-    if held is None:
-        return None
-    room, hand, seats = held
-    fence = token_of(room, hand, seats)
-    try:
-        _may_act(hand, seats, seat, expected_version, player)
-        action = _action_for(seat, action)
-        event, arm = _advance(room, hand, seats, action)
-    except ServiceError:
-        return None
-    last = engine.result(hand.state) is not None
-    with transaction.atomic() if last else nullcontext():
-        if last and locked_token(hand_id) != fence:
-            return None
-        stored = _store(hand, seats, action, event, client_id=client_id, by_trustee=False,
-                        fence=None if last else fence)
-        return None if stored is None else _announce(room, hand, seats, HandChange(hand=hand, events=[stored]), arm)
-
-
-@transaction.atomic
-def _locked_act(*, hand_id, seat, action, expected_version, client_id, player) -> HandChange:
-    room, hand, seats = lock_table_of_hand(hand_id)
-    # A re-sent frame carries the version it was first sent at: once applied, the hand
-    # has moved past it. Only a frame that cannot be applied now searches the log for
-    # its client_id, so a fresh action costs no lookup.
-    if not hand.running or hand.version != expected_version:
-        if (repeated := _previous_answer(hand, seat, client_id)) is not None:
-            return repeated
-    _may_act(hand, seats, seat, expected_version, player)
-    try:
-        return _act(room, hand, seats, _action_for(seat, action), client_id=client_id)
-    except ServiceError:  # the engine refused it (before anything was written)
-        if (repeated := _previous_answer(hand, seat, client_id)) is not None:
-            return repeated
-        raise
 
 
 @transaction.atomic
@@ -404,7 +288,7 @@ def hand_window_close(*, hand_id: int, version: int) -> HandChange | None:
     if not hand.running or hand.version != version or engine.decision_kind(hand.state) != "declare":
         return None
     silent = [engine.silent_declaration(hand.state, seat) for seat in engine.actors(hand.state)]
-    return _act(room, hand, seats, *silent)
+    return act(room, hand, seats, *silent)
 
 
 def hand_act_for(*, hand_id: int, seat: int, version: int, reason: str) -> HandChange | None:
@@ -452,4 +336,4 @@ def _act_for(*, hand_id: int, seat: int, version: int, reason: str, action: dict
         telemetry.trustee_entered("timeout")
         notify.room_changed(room_id=room.pk, change="trustee", seat=seat, on=True, locked=mine.trustee_locked,
                             entries=mine.trustee_entries)
-    return _act(room, hand, seats, action, by_trustee=True)
+    return act(room, hand, seats, action, by_trustee=True)

@@ -30,10 +30,11 @@ import threading
 from collections import OrderedDict
 from functools import cache
 
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from baohuang.after_commit import after_commit
 from rooms.models import Hand, Room, Seat
 
 KEEP = 2000  # hands held: a little more than the tables one process serves
@@ -163,7 +164,7 @@ class HeldTables:
                 while len(self._tables) > KEEP:
                     self._tables.popitem(last=False)
 
-        transaction.on_commit(keep)
+        after_commit(keep)
 
     def clear(self) -> None:
         with self._lock:

@@ -15,6 +15,7 @@ from functools import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
+from baohuang import loop_database
 from rooms.json_text import dumps
 from rooms.models import Hand, HandEvent
 from rooms.services.held import fence_params, fence_sql, lock_sql
@@ -60,6 +61,26 @@ EVENT_FIELDS = ("hand", "version", "seat", "action", "event", "public", "client_
 HAND_FIELDS = ("state", "version", "phase", "deadline", "timer_at")
 
 
+def _values(hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool) -> tuple[list, list]:
+    """The parameters of the event's INSERT and of the hand's UPDATE."""
+    event_values = [hand.pk, hand.version, seat, _json(action), _json(event), _json(public), client_id, by_trustee,
+                    _moment(timezone.now())]
+    hand_values = [_json(hand.state), hand.version, hand.phase, _moment(hand.deadline), _moment(hand.timer_at),
+                   hand.pk]
+    return event_values, hand_values
+
+
+def _fenced_values(hand: Hand, fence: tuple, event_values: list, hand_values: list) -> tuple[list, list]:
+    return event_values + fence_params(hand.pk, fence), hand_values + [fence[0], hand.pk, hand.version]
+
+
+def _fenced_string(hand: Hand, fence: tuple, values: tuple[list, list]) -> tuple[str, list]:
+    """PostgreSQL's one query string of a fenced move: the lock, the INSERT, the UPDATE."""
+    insert, update = _fenced("postgresql", tuple(seat[0] for seat in fence[-1]))
+    event_values, hand_values = _fenced_values(hand, fence, *values)
+    return f"{lock_sql('postgresql')}; {insert}; {update}", [hand.pk] + event_values + hand_values
+
+
 def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool,
                fence: tuple | None = None) -> bool:
     """INSERT the move's `HandEvent` at `hand.version`, and UPDATE the hand's state,
@@ -76,33 +97,42 @@ def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, clie
     is compared after the lock, with every earlier writer's work in sight), none of it if
     one fails. (That takes Django's client-side binding, its default with psycopg.)
     SQLite's driver runs one statement a call; its transaction holds its write lock."""
-    event_values = [hand.pk, hand.version, seat, _json(action), _json(event), _json(public), client_id, by_trustee,
-                    _moment(timezone.now())]
-    hand_values = [_json(hand.state), hand.version, hand.phase, _moment(hand.deadline), _moment(hand.timer_at),
-                   hand.pk]
+    values = _values(hand, seat, action, event, public, client_id, by_trustee)
     vendor = connection.vendor
     if fence is None:
         insert = _statement(vendor, HandEvent, "insert", EVENT_FIELDS)
         update = _statement(vendor, Hand, "update", HAND_FIELDS)
         with connection.cursor() as cursor:
             if vendor == "postgresql":
-                cursor.execute(f"{insert}; {update}", event_values + hand_values)
+                cursor.execute(f"{insert}; {update}", values[0] + values[1])
             else:
-                cursor.execute(insert, event_values)
-                cursor.execute(update, hand_values)
+                cursor.execute(insert, values[0])
+                cursor.execute(update, values[1])
         return True
-    insert, update = _fenced(vendor, tuple(seat[0] for seat in fence[-1]))
-    event_values += fence_params(hand.pk, fence)
-    hand_values += [fence[0], hand.pk, hand.version]
     if vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(f"{lock_sql(vendor)}; {insert}; {update}", [hand.pk] + event_values + hand_values)
+            cursor.execute(*_fenced_string(hand, fence, values))
             cursor.nextset()
             cursor.nextset()  # the UPDATE's result
             return cursor.rowcount == 1
+    insert, update = _fenced(vendor, tuple(seat[0] for seat in fence[-1]))
+    event_values, hand_values = _fenced_values(hand, fence, *values)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(insert, event_values)
         if cursor.rowcount != 1:
             return False
         cursor.execute(update, hand_values)
+        return cursor.rowcount == 1
+
+
+async def astore_move(*, hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool,
+                      fence: tuple) -> bool:
+    """`store_move` with `fence`, on PostgreSQL, from the event loop: the same query string
+    on one of the loop's own connections (`baohuang.loop_database`). A psycopg error (not
+    Django's) when the client_id is taken."""
+    sql, parameters = _fenced_string(hand, fence, _values(hand, seat, action, event, public, client_id, by_trustee))
+    async with loop_database.cursor() as cursor:
+        await cursor.execute(sql, parameters)
+        cursor.nextset()
+        cursor.nextset()  # the UPDATE's result
         return cursor.rowcount == 1

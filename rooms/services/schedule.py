@@ -9,10 +9,10 @@ import logging
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from baohuang import engine
+from baohuang.after_commit import after_commit as when_committed
 from rooms import think
 from rooms.levels import DEFAULT_TRUSTEE_LEVEL, SEARCH_LEVELS
 from rooms.models import Hand, Seat
@@ -42,14 +42,23 @@ def schedule_decision(hand: Hand, seats: list[Seat] | None = None, *, arm: bool 
     the transaction left them (read again when not given)."""
     if not hand.running or hand.deadline is None:
         return
-    actors = engine.actors(hand.state)
     if seats is None:
         seats = list(Seat.objects.filter(room_id=hand.room_id).select_related("player", "room"))
-    for seat in seats:
-        if seat.index in actors and (seat.trustee or is_bot(seat)):
-            send("rooms.seat_move", (hand.pk, hand.version, seat.index), move_countdown(hand, seat))
+    for seat in _played_by_server(hand, seats):
+        send("rooms.seat_move", (hand.pk, hand.version, seat.index), move_countdown(hand, seat))
     if arm:
         send("rooms.decision_timeout", (hand.pk,), seconds_until(hand.deadline))
+
+
+def queues_nothing(hand: Hand, seats: list[Seat], *, arm: bool) -> bool:
+    """Whether `schedule_decision(hand, seats, arm=arm)` would queue no task."""
+    return not arm and not (hand.running and hand.deadline is not None and _played_by_server(hand, seats))
+
+
+def _played_by_server(hand: Hand, seats: list[Seat]) -> list[Seat]:
+    """The seats awaited now that the server plays: 托管 seats and bots."""
+    actors = engine.actors(hand.state)
+    return [seat for seat in seats if seat.index in actors and (seat.trustee or is_bot(seat))]
 
 
 def seconds_until(moment) -> float:
@@ -101,4 +110,4 @@ def is_bot(seat: Seat) -> bool:
 def after_commit(hand: Hand, seats: list[Seat] | None = None, *, arm: bool = False) -> None:
     """After commit, `schedule_decision(hand, seats, arm=arm)`: whenever a decision opens
     (a deal, an accepted action that leaves the hand running, a seat entering 托管)."""
-    transaction.on_commit(lambda: schedule_decision(hand, seats, arm=arm), robust=True)
+    when_committed(lambda: schedule_decision(hand, seats, arm=arm))

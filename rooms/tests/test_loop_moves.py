@@ -1,0 +1,146 @@
+"""A socket's move from the event loop (`rooms.services.acting.ahand_act`): on PostgreSQL
+a move on the held table is stored by the loop itself, on its own connections
+(`baohuang.loop_database`); everything else, and everything on SQLite, by the same
+services on a database thread."""
+
+import pytest
+from django.db import connection
+
+from baohuang import broadcast, engine, loop_database
+from rooms import notify
+from rooms.models import Hand, HandEvent, Room
+from rooms.services import ahand_act, hand_start
+from rooms.services.held import HELD
+from tests.live import anyio_backend, db, isolated_prefix, no_lingering_connections  # noqa: F401
+
+pytestmark = [pytest.mark.anyio, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("isolated_prefix")]
+
+on_postgresql = pytest.mark.skipif("connection.vendor != 'postgresql'",
+                                   reason="SQLite's moves are stored from a database thread")
+
+
+def read(hand_id: int) -> Hand:
+    return Hand.objects.get(pk=hand_id)
+
+
+async def next_move(hand_id: int, client_id: str | None = None):
+    """The awaited seat's policy move through `ahand_act`; returns the change."""
+    hand = await db(read)(hand_id)
+    seat = engine.actors(hand.state)[0]
+    return await ahand_act(hand_id=hand_id, seat=seat, action=engine.autoplay(hand.state, seat),
+                           expected_version=hand.version, client_id=client_id)
+
+
+def replayed(hand_id: int) -> Hand:
+    """The hand, checked against a replay of its stored events (versions 1, 2, … with no gap)."""
+    hand = read(hand_id)
+    events = list(hand.events.order_by("version").values_list("version", "action"))
+    assert [version for version, _ in events] == list(range(1, hand.version + 1))
+    assert engine.replay(hand.preset, hand.seed, [action for _, action in events], options=hand.options,
+                         tribute=tuple(hand.tribute), salt=hand.salt or None) == hand.state
+    return hand
+
+
+def no_thread(monkeypatch):
+    """Fail a move that would go to a database thread from now on."""
+    import rooms.services.acting
+
+    def refused(function):
+        raise AssertionError(f"{function.__name__} was sent to a database thread")
+
+    monkeypatch.setattr(rooms.services.acting, "db", refused)
+
+
+@on_postgresql
+async def test_a_move_on_the_held_table_is_stored_and_announced_from_the_loop(full_table, monkeypatch):
+    room = await db(full_table)()
+    hand = await db(hand_start)(room_id=room.pk)
+    heard = []
+    await broadcast.join(notify.room_group(room.pk), heard.append)
+    try:
+        await next_move(hand.pk, client_id="c1")  # the first decision's timer is queued from a database thread
+        no_thread(monkeypatch)
+        for version in (2, 3, 4):
+            change = await next_move(hand.pk, client_id=f"c{version}")
+            assert change.events[0]["version"] == change.hand.version == version
+            assert hand.pk in HELD._tables  # held again for the next move
+    finally:
+        await broadcast.leave(notify.room_group(room.pk), heard.append)
+    stored = await db(replayed)(hand.pk)
+    assert stored.version == 4 and stored.state == change.hand.state
+    assert [message["events"][0]["version"] for message in heard if message["type"] == "hand.events"] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("preset", list(engine.PRESETS))
+async def test_whole_hands_of_every_preset_through_the_loop(full_table, preset):
+    room = await db(full_table)(preset)
+    hand = await db(hand_start)(room_id=room.pk)
+    while not (change := await next_move(hand.pk)).ended:
+        pass
+    stored = await db(replayed)(hand.pk)
+    assert stored.ended is not None and stored.result is not None and stored.version == change.hand.version
+
+
+@on_postgresql
+async def test_a_table_changed_elsewhere_fails_the_loop_fence_and_the_locked_path_stores_the_move(full_table,
+                                                                                                  monkeypatch):
+    from rooms.services import moves
+
+    written = []
+
+    async def spied(**arguments):
+        written.append(await store(**arguments))
+        return written[-1]
+
+    store = moves.astore_move
+    monkeypatch.setattr(moves, "astore_move", spied)
+    room = await db(full_table)()
+    hand = await db(hand_start)(room_id=room.pk)
+    await next_move(hand.pk)
+    await next_move(hand.pk)
+    await db(lambda: Room.objects.get(pk=room.pk).save())()  # another process saved the room: a new token
+    change = await next_move(hand.pk)
+    assert written == [True, False]  # the second move from the loop; the third's fence failed
+    assert change.hand.version == 3
+    assert (await db(replayed)(hand.pk)).version == 3
+
+
+async def test_a_client_id_stored_before_is_answered_again_not_applied(full_table):
+    room = await db(full_table)()
+    hand = await db(hand_start)(room_id=room.pk)
+    first = await next_move(hand.pk, client_id="same")
+    seat = first.events[0]["event"]["seat"]
+    while True:  # play on until that seat is awaited again, the table held all along
+        hand = await db(read)(hand.pk)
+        if engine.actors(hand.state)[0] == seat:
+            break
+        await next_move(hand.pk)
+    assert hand.pk in HELD._tables
+    again = await ahand_act(hand_id=hand.pk, seat=seat, action=engine.autoplay(hand.state, seat),
+                            expected_version=hand.version, client_id="same")
+    assert again.repeated and again.events[0]["version"] == 1
+    assert (await db(read)(hand.pk)).version == hand.version
+    assert await db(lambda: HandEvent.objects.filter(hand_id=hand.pk, client_id="same").count())() == 1
+
+
+@on_postgresql
+async def test_a_lost_loop_connection_costs_nothing(full_table):
+    room = await db(full_table)()
+    hand = await db(hand_start)(room_id=room.pk)
+    await next_move(hand.pk)
+    await next_move(hand.pk)
+    (idle,) = loop_database._of_this_loop().idle
+    pid = idle.info.backend_pid
+
+    def terminate():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+    await db(terminate)()
+    change = await next_move(hand.pk)  # the loop's write fails; the locked path stores it
+    assert change.hand.version == 3
+    assert (await db(replayed)(hand.pk)).version == 3
+    assert loop_database._of_this_loop().idle == []  # the broken connection was not kept
+    await next_move(hand.pk)  # a new one
+    assert len(loop_database._of_this_loop().idle) == 1
