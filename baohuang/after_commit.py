@@ -5,9 +5,10 @@ outside one. A move written from an event loop (`rooms.services.hands.ahand_act`
 already committed when its follow-up runs, on a connection Django does not know, and
 `on_commit` may not run there (it asks the loop's thread's Django connection whether it
 is in a transaction, which may not be done on an event loop). Inside `committed()` the
-work runs at once instead.
+work runs at once instead, and work that may block off the loop.
 """
 
+import asyncio
 import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -19,12 +20,20 @@ log = logging.getLogger(__name__)
 _committed = ContextVar("committed", default=False)
 
 
-def after_commit(function) -> None:
+def after_commit(function, *, blocking: bool = False) -> None:
     """Run `function` once the write under way has committed; an error is logged, never
-    raised (the write stands; Django's `robust` callbacks)."""
+    raised (the write stands; Django's `robust` callbacks). `blocking`: it may wait on the
+    network (queueing a Celery task), so inside `committed()` it runs on a thread of the
+    loop's executor, and the loop does not wait for it."""
     if not _committed.get():
         transaction.on_commit(function, robust=True)
-        return
+    elif blocking:
+        asyncio.get_running_loop().run_in_executor(None, _logged, function)
+    else:
+        _logged(function)
+
+
+def _logged(function) -> None:
     try:
         function()
     except Exception:

@@ -20,14 +20,16 @@ import threading
 from contextlib import asynccontextmanager
 
 import psycopg
+from django.conf import settings
 from django.db import connections
 
 SIZE = 6  # connections per event loop (README, "Sizing")
 
 
 def usable() -> bool:
-    """Whether the database is PostgreSQL (SQLite's driver has no asynchronous connection)."""
-    return connections["default"].vendor == "postgresql"
+    """Whether the database is PostgreSQL (SQLite's driver has no asynchronous connection).
+    Read from the settings: `connections` costs a lookup in a context-local on every use."""
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
 class _Connections:

@@ -5,9 +5,10 @@ same writes and broadcast (`rooms.services.hands`) — in two steps:
 1. *On the held table* (`rooms.services.held`): the action is checked and applied to the
    room, hand and seats as this process last wrote them, with no lock and no query.
 2. *Stored*, fenced by that table's token, in one round trip. From the event loop, on
-   PostgreSQL, for a move that leaves the hand running and queues no task, the loop
-   sends it itself on one of its own connections (`baohuang.loop_database`) and announces
-   it; anything else is stored from a database thread (`_held_store`).
+   PostgreSQL, for a move that leaves the hand running, the loop sends it itself on one
+   of its own connections (`baohuang.loop_database`) and announces it (the Celery tasks
+   it opens are queued from a thread: `baohuang.after_commit`); anything else is stored
+   from a database thread (`_held_store`).
 
 A table not held here, an action the held table refuses (the locked path gives the
 answer, or finds a re-sent frame's first one) and a fence that failed take the locked
@@ -25,7 +26,7 @@ from baohuang.after_commit import committed
 from baohuang.errors import ServiceError
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.records import epoch_ms
-from rooms.services import moves, schedule
+from rooms.services import moves
 from rooms.services.common import lock_table_of_hand
 from rooms.services.hands import HandChange, act, advance, announce, store, stored, writes
 from rooms.services.held import HELD, locked_token, token_of
@@ -83,10 +84,9 @@ class _Move:
         return engine.result(self.hand.state) is not None
 
     def loop_may_store(self) -> bool:
-        """Whether the event loop may store and announce it itself: on PostgreSQL, the hand
-        goes on (no scoring) and no task is to be queued (no blocking call to the broker)."""
-        return (loop_database.usable() and not self.last
-                and schedule.queues_nothing(self.hand, self.seats, arm=self.arm))
+        """Whether the event loop may store and announce it itself: on PostgreSQL, when the
+        hand goes on (its last move is scored in the move's transaction)."""
+        return loop_database.usable() and not self.last
 
 
 def _on_held_table(*, hand_id, seat, action, expected_version, client_id, player) -> _Move | None:

@@ -25,10 +25,6 @@ def _json(value) -> str | None:
     return None if value is None else dumps(value)
 
 
-def _moment(value):
-    return connection.ops.adapt_datetimefield_value(value)
-
-
 @cache
 def _statement(vendor: str, model, verb: str, names: tuple[str, ...]) -> str:
     q = connection.ops.quote_name
@@ -63,10 +59,10 @@ HAND_FIELDS = ("state", "version", "phase", "deadline", "timer_at")
 
 def _values(hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool) -> tuple[list, list]:
     """The parameters of the event's INSERT and of the hand's UPDATE."""
+    moment = connection.ops.adapt_datetimefield_value  # once: each use of `connection` looks it up
     event_values = [hand.pk, hand.version, seat, _json(action), _json(event), _json(public), client_id, by_trustee,
-                    _moment(timezone.now())]
-    hand_values = [_json(hand.state), hand.version, hand.phase, _moment(hand.deadline), _moment(hand.timer_at),
-                   hand.pk]
+                    moment(timezone.now())]
+    hand_values = [_json(hand.state), hand.version, hand.phase, moment(hand.deadline), moment(hand.timer_at), hand.pk]
     return event_values, hand_values
 
 
