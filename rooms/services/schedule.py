@@ -42,14 +42,18 @@ def schedule_decision(hand: Hand, seats: list[Seat] | None = None, *, arm: bool 
     the transaction left them (read again when not given)."""
     if not hand.running or hand.deadline is None:
         return
-    actors = engine.actors(hand.state)
     if seats is None:
         seats = list(Seat.objects.filter(room_id=hand.room_id).select_related("player", "room"))
-    for seat in seats:
-        if seat.index in actors and (seat.trustee or is_bot(seat)):
-            send("rooms.seat_move", (hand.pk, hand.version, seat.index), move_countdown(hand, seat))
+    for seat in _played_by_server(hand, seats):
+        send("rooms.seat_move", (hand.pk, hand.version, seat.index), move_countdown(hand, seat))
     if arm:
         send("rooms.decision_timeout", (hand.pk,), seconds_until(hand.deadline))
+
+
+def _played_by_server(hand: Hand, seats: list[Seat]) -> list[Seat]:
+    """The seats awaited now that the server plays: 托管 seats and bots."""
+    actors = engine.actors(hand.state)
+    return [seat for seat in seats if seat.index in actors and (seat.trustee or is_bot(seat))]
 
 
 def seconds_until(moment) -> float:
@@ -100,5 +104,10 @@ def is_bot(seat: Seat) -> bool:
 
 def after_commit(hand: Hand, seats: list[Seat] | None = None, *, arm: bool = False) -> None:
     """After commit, `schedule_decision(hand, seats, arm=arm)`: whenever a decision opens
-    (a deal, an accepted action that leaves the hand running, a seat entering 托管)."""
+    (a deal, an accepted action that leaves the hand running, a seat entering 托管).
+    Nothing is registered when, with the seats known, there will be nothing to queue: the
+    common case, a player's move awaiting players under a timer still queued."""
+    if seats is not None and not arm and not (hand.running and hand.deadline is not None
+                                              and _played_by_server(hand, seats)):
+        return
     when_committed(lambda: schedule_decision(hand, seats, arm=arm), blocking=True)

@@ -5,9 +5,11 @@ services on a database thread."""
 
 import asyncio
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from baohuang import broadcast, engine, loop_database
 from rooms import notify
@@ -61,15 +63,16 @@ async def test_a_move_on_the_held_table_is_stored_and_announced_from_the_loop(fu
 
     room = await db(full_table)()
     hand = await db(hand_start)(room_id=room.pk)
-    scheduled, loop_thread = [], threading.current_thread()
-
-    def recorded(hand, seats=None, *, arm=False):
-        scheduled.append((hand.version, threading.current_thread() is loop_thread))
-
-    monkeypatch.setattr(schedule, "schedule_decision", recorded)
+    # The hand's timer message has fired (timer_at passed): the first move queues a new one.
+    past = timezone.now() - timedelta(seconds=1)
+    await db(lambda: Hand.objects.filter(pk=hand.pk).update(timer_at=past))()
+    HELD._tables[hand.pk][1].timer_at = past  # as the process that wrote it would hold it
+    queued, loop_thread = [], threading.current_thread()
+    monkeypatch.setattr(schedule, "send", lambda task, args, countdown: queued.append(
+        (task, args, threading.current_thread() is loop_thread)))
+    no_thread(monkeypatch)
     heard = []
     await broadcast.join(notify.room_group(room.pk), heard.append)
-    no_thread(monkeypatch)
     try:
         for version in (1, 2, 3):
             change = await next_move(hand.pk, client_id=f"c{version}")
@@ -78,13 +81,13 @@ async def test_a_move_on_the_held_table_is_stored_and_announced_from_the_loop(fu
     finally:
         await broadcast.leave(notify.room_group(room.pk), heard.append)
     stored = await db(replayed)(hand.pk)
-    assert stored.version == 3 and stored.state == change.hand.state
+    assert stored.version == 3 and stored.state == change.hand.state and stored.timer_at > timezone.now()
     assert [message["events"][0]["version"] for message in heard if message["type"] == "hand.events"] == [1, 2, 3]
-    # Queueing its Celery tasks may wait on the broker: that is left to a thread, not awaited.
+    # Queueing a Celery task may wait on the broker: the loop leaves it to a thread.
     async with asyncio.timeout(10):
-        while len(scheduled) < 3:
+        while not queued:
             await asyncio.sleep(0.01)
-    assert sorted(scheduled) == [(1, False), (2, False), (3, False)]
+    assert queued == [("rooms.decision_timeout", (hand.pk,), False)]
 
 
 @pytest.mark.parametrize("preset", list(engine.PRESETS))
