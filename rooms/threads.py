@@ -1,4 +1,5 @@
-"""Blocking database work from async code (consumers, the per-process hand states)."""
+"""Blocking database work from async code (consumers, a seat's action off the held table, the
+per-process hand states)."""
 
 from functools import cache
 

@@ -8,8 +8,9 @@ held here, those objects are the rows as stored (the engine state changes only w
 version). Two ways use that:
 
 - a player's move takes the held objects as they are and fences its writes with their
-  token (`fence_sql`, in `rooms.services.moves.store_move`): the writes happen only if
-  the stored token is still theirs, in one round trip, with no transaction of ours;
+  token (`fence_sql`, in `rooms.services.moves.store_move`, or `astore_move` from an event
+  loop): the writes happen only if the stored token is still theirs, in one round trip,
+  with no transaction of ours;
 - every other write, and a move whose fence failed, takes the room lock
   (`lock_table_of_hand`), whose locking statement reads the token (`locked_token`): the
   held objects are used if it matches, else the rows are read.
