@@ -1,9 +1,11 @@
 """The only code that writes rooms, seats, hands and (through scoring) the ledger.
 
-Every service is keyword-only, runs in one transaction with the room's row locked
-(`select_for_update()`; the room row is the single lock for everything in the room, so
-services never deadlock on lock order), and raises `ServiceError(code, message)`.
-Broadcasts and the timer hook run after commit (`rooms.notify`).
+Every service is keyword-only, writes with the room's row locked (`select_for_update()`,
+or, for a move on the table its process holds, the same lock taken by its one fenced
+statement string: `rooms.services.acting`; the room row is the single lock for everything
+in the room, so services never deadlock on lock order), and raises
+`ServiceError(code, message)`. Broadcasts and the timer hook run after commit
+(`rooms.notify`, `baohuang.after_commit`).
 """
 
 from baohuang.errors import ServiceError

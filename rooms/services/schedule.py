@@ -107,7 +107,6 @@ def after_commit(hand: Hand, seats: list[Seat] | None = None, *, arm: bool = Fal
     (a deal, an accepted action that leaves the hand running, a seat entering 托管).
     Nothing is registered when, with the seats known, there will be nothing to queue: the
     common case, a player's move awaiting players under a timer still queued."""
-    if seats is not None and not arm and not (hand.running and hand.deadline is not None
-                                              and _played_by_server(hand, seats)):
+    if seats is not None and not arm and not _played_by_server(hand, seats):
         return
     when_committed(lambda: schedule_decision(hand, seats, arm=arm), blocking=True)
