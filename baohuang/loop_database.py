@@ -64,19 +64,21 @@ def _parameters() -> dict:
     """Django's parameters for a new connection to `default`, made asynchronous."""
     parameters = connections["default"].get_connection_params()
     parameters.pop("context", None)  # Django's loaders: these connections read no rows of its types
-    return {**parameters, "autocommit": True, "cursor_factory": psycopg.AsyncClientCursor}
+    parameters.pop("prepare_threshold", None)  # Django's None turns prepared statements off, even asked for
+    return {**parameters, "autocommit": True, "cursor_factory": psycopg.AsyncCursor}
 
 
 @asynccontextmanager
-async def cursor():
-    """A cursor on one of this loop's connections, the caller's alone until it exits. A
-    connection left mid-transaction or broken by an error is closed, not kept."""
+async def pipeline():
+    """One of this loop's connections in pipeline mode, the caller's alone until it exits;
+    what the caller executed is sent, with one sync, when it exits. A connection left
+    mid-transaction or broken by an error is closed, not kept."""
     mine = _of_this_loop()
     async with mine.slots:
         connection = mine.idle.pop() if mine.idle else await psycopg.AsyncConnection.connect(**_parameters())
         try:
-            async with connection.cursor() as opened:
-                yield opened
+            async with connection.pipeline():
+                yield connection
         finally:
             if connection.closed or connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                 await connection.close()

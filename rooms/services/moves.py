@@ -123,12 +123,16 @@ def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, clie
 
 async def astore_move(*, hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool,
                       fence: tuple) -> bool:
-    """`store_move` with `fence`, on PostgreSQL, from the event loop: the same query string
-    on one of the loop's own connections (`baohuang.loop_database`). A psycopg error (not
-    Django's) when the client_id is taken."""
-    sql, parameters = _fenced_string(hand, fence, _values(hand, seat, action, event, public, client_id, by_trustee))
-    async with loop_database.cursor() as cursor:
-        await cursor.execute(sql, parameters)
-        cursor.nextset()
-        cursor.nextset()  # the UPDATE's result
-        return cursor.rowcount == 1
+    """`store_move` with `fence`, on PostgreSQL, from the event loop, on one of the loop's
+    own connections (`baohuang.loop_database`): the same three statements, each prepared
+    once per connection, sent in one pipeline, which PostgreSQL runs as one transaction
+    (it ends at the pipeline's one sync), each statement seeing what committed before it.
+    A psycopg error (not Django's) when the client_id is taken."""
+    insert, update = _fenced("postgresql", tuple(number for number, *_ in fence[-1]))
+    event_values, hand_values = _fenced_values(hand, fence, *_values(hand, seat, action, event, public, client_id,
+                                                                        by_trustee))
+    async with loop_database.pipeline() as connection:
+        await connection.execute(lock_sql("postgresql"), [hand.pk], prepare=True)
+        await connection.execute(insert, event_values, prepare=True)
+        updated = await connection.execute(update, hand_values, prepare=True)
+    return updated.rowcount == 1
