@@ -43,9 +43,11 @@ def _fenced(vendor: str, seats: tuple[int, ...]) -> tuple[str, str]:
     version it had (its last parameter but two) and the INSERT stored the event."""
     q = connection.ops.quote_name
     fields = [HandEvent._meta.get_field(name) for name in EVENT_FIELDS]
-    # PostgreSQL types a SELECT's text parameters as text, where VALUES gives them the column's type.
-    values = [f"CAST(%s AS {field.db_type(connection)})" if field.get_internal_type() == "JSONField" else "%s"
-              for field in fields]
+    # PostgreSQL types a SELECT's parameters of no type as text, where VALUES gives them the
+    # column's type: on PostgreSQL each is cast to its column's (the event loop sends them as
+    # text of no type: `loop_database.run`); on SQLite a JSON value to text.
+    values = [f"CAST(%s AS {field.db_type(connection)})" if vendor == "postgresql" or
+              field.get_internal_type() == "JSONField" else "%s" for field in fields]
     insert = (f"INSERT INTO {q(HandEvent._meta.db_table)} ({', '.join(q(field.column) for field in fields)}) "
               f"SELECT {', '.join(values)} WHERE {fence_sql(vendor, seats)}")
     update = (f"{_statement(vendor, Hand, 'update', HAND_FIELDS)} AND {q('version')} = %s AND EXISTS "
@@ -123,16 +125,13 @@ def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, clie
 
 async def astore_move(*, hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool,
                       fence: tuple) -> bool:
-    """`store_move` with `fence`, on PostgreSQL, from the event loop, on one of the loop's
-    own connections (`baohuang.loop_database`): the same three statements, each prepared
-    once per connection, sent in one pipeline, which PostgreSQL runs as one transaction
-    (it ends at the pipeline's one sync), each statement seeing what committed before it.
-    A psycopg error (not Django's) when the client_id is taken."""
+    """`store_move` with `fence`, on PostgreSQL, from the event loop: the same three
+    statements, prepared, in one round trip on one of the loop's own connections
+    (`baohuang.loop_database.run`). A psycopg error (not Django's) when the client_id is
+    taken."""
     insert, update = _fenced("postgresql", tuple(number for number, *_ in fence[-1]))
     event_values, hand_values = _fenced_values(hand, fence, *_values(hand, seat, action, event, public, client_id,
                                                                         by_trustee))
-    async with loop_database.pipeline() as connection:
-        await connection.execute(lock_sql("postgresql"), [hand.pk], prepare=True)
-        await connection.execute(insert, event_values, prepare=True)
-        updated = await connection.execute(update, hand_values, prepare=True)
-    return updated.rowcount == 1
+    *_, updated = await loop_database.run([(lock_sql("postgresql"), [hand.pk]), (insert, event_values),
+                                           (update, hand_values)])
+    return updated == 1

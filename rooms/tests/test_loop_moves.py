@@ -147,7 +147,7 @@ async def test_a_lost_loop_connection_costs_nothing(full_table):
     hand = await db(hand_start)(room_id=room.pk)
     await next_move(hand.pk)
     (idle,) = loop_database._of_this_loop().idle
-    pid = idle.info.backend_pid
+    pid = idle.pgconn.backend_pid
 
     def terminate():
         with connection.cursor() as cursor:
