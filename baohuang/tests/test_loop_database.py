@@ -10,8 +10,14 @@ from django.db import connection
 from baohuang import loop_database
 from tests.live import anyio_backend, db, isolated_prefix, no_lingering_connections  # noqa: F401
 
-on_postgresql = pytest.mark.skipif("connection.vendor != 'postgresql'",
-                                   reason="SQLite's driver has no asynchronous connection")
+
+def on_postgresql(test):
+    """A test on an event loop against the test database, on PostgreSQL only."""
+    for mark in (pytest.mark.skipif("connection.vendor != 'postgresql'",
+                                    reason="SQLite's driver has no asynchronous connection"),
+                 pytest.mark.anyio, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("isolated_prefix")):
+        test = mark(test)
+    return test
 
 
 def test_placeholders_are_numbered_in_order():
@@ -46,9 +52,7 @@ UPDATE = "UPDATE loop_db_probe SET note = %s WHERE id >= %s"
 
 
 @on_postgresql
-@pytest.mark.anyio
-@pytest.mark.django_db(transaction=True)
-async def test_statements_run_as_one_transaction_and_are_prepared_once(isolated_prefix):
+async def test_statements_run_as_one_transaction_and_are_prepared_once():
     await db(make_table)()
     moment = dt.datetime(2026, 12, 5, 9, 30, tzinfo=dt.timezone.utc)
     counts = await loop_database.run([(INSERT, [1, "a", moment, True]), (INSERT, [2, None, None, False]),
@@ -62,9 +66,7 @@ async def test_statements_run_as_one_transaction_and_are_prepared_once(isolated_
 
 
 @on_postgresql
-@pytest.mark.anyio
-@pytest.mark.django_db(transaction=True)
-async def test_a_failing_statement_writes_nothing_and_keeps_the_connection(isolated_prefix):
+async def test_a_failing_statement_writes_nothing_and_keeps_the_connection():
     await db(make_table)()
     await loop_database.run([(INSERT, [1, "a", None, True])])
     fresh = "UPDATE loop_db_probe SET on_ = %s WHERE id = %s"
@@ -78,9 +80,7 @@ async def test_a_failing_statement_writes_nothing_and_keeps_the_connection(isola
 
 
 @on_postgresql
-@pytest.mark.anyio
-@pytest.mark.django_db(transaction=True)
-async def test_a_connection_lost_is_closed_not_kept(isolated_prefix):
+async def test_a_connection_lost_is_closed_not_kept():
     await db(make_table)()
     await loop_database.run([(INSERT, [1, "a", None, True])])
     (idle,) = loop_database._of_this_loop().idle
