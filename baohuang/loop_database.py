@@ -57,7 +57,7 @@ async def run(statements: list[tuple[str, list]]) -> list[int]:
         try:
             counts = await connection.run(statements)
         except psycopg.DatabaseError as error:
-            if not connection.usable():
+            if not connection.reusable():
                 connection.close()
                 raise psycopg.OperationalError(str(error)) from error
             mine.idle.append(connection)
@@ -83,7 +83,8 @@ class _Connection:
         connection = await psycopg.AsyncConnection.connect(**_parameters())
         return cls(connection)  # nonblocking, as psycopg leaves an asynchronous one
 
-    def usable(self) -> bool:
+    def reusable(self) -> bool:
+        """Open, out of pipeline mode and in no transaction."""
         return (self.pgconn.status == pq.ConnStatus.OK and self.pgconn.pipeline_status == pq.PipelineStatus.OFF
                 and self.pgconn.transaction_status == pq.TransactionStatus.IDLE)
 
