@@ -72,11 +72,18 @@ def _fenced_values(hand: Hand, fence: tuple, event_values: list, hand_values: li
     return event_values + fence_params(hand.pk, fence), hand_values + [fence[0], hand.pk, hand.version]
 
 
-def _fenced_string(hand: Hand, fence: tuple, values: tuple[list, list]) -> tuple[str, list]:
-    """PostgreSQL's one query string of a fenced move: the lock, the INSERT, the UPDATE."""
+def _fenced_statements(hand: Hand, fence: tuple, values: tuple[list, list]) -> list[tuple[str, list]]:
+    """PostgreSQL's statements of a fenced move, with their parameters: the lock, the
+    INSERT, the UPDATE."""
     insert, update = _fenced("postgresql", tuple(seat[0] for seat in fence[-1]))
     event_values, hand_values = _fenced_values(hand, fence, *values)
-    return f"{lock_sql('postgresql')}; {insert}; {update}", [hand.pk] + event_values + hand_values
+    return [(lock_sql("postgresql"), [hand.pk]), (insert, event_values), (update, hand_values)]
+
+
+def _fenced_string(hand: Hand, fence: tuple, values: tuple[list, list]) -> tuple[str, list]:
+    """The same statements as one query string (a database thread's; client-side binding)."""
+    statements = _fenced_statements(hand, fence, values)
+    return "; ".join(sql for sql, _ in statements), [value for _, parameters in statements for value in parameters]
 
 
 def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool,
@@ -129,9 +136,6 @@ async def astore_move(*, hand: Hand, seat: int, action: dict, event: dict, publi
     statements, prepared, in one round trip on one of the loop's own connections
     (`baohuang.loop_database.run`). A psycopg error (not Django's) when the client_id is
     taken."""
-    insert, update = _fenced("postgresql", tuple(number for number, *_ in fence[-1]))
-    event_values, hand_values = _fenced_values(hand, fence, *_values(hand, seat, action, event, public, client_id,
-                                                                        by_trustee))
-    *_, updated = await loop_database.run([(lock_sql("postgresql"), [hand.pk]), (insert, event_values),
-                                           (update, hand_values)])
+    values = _values(hand, seat, action, event, public, client_id, by_trustee)
+    *_, updated = await loop_database.run(_fenced_statements(hand, fence, values))
     return updated == 1
