@@ -5,15 +5,17 @@ outside one. A move written from an event loop (`rooms.services.hands.ahand_act`
 already committed when its follow-up runs, on a connection Django does not know, and
 `on_commit` may not run there (it asks the loop's thread's Django connection whether it
 is in a transaction, which may not be done on an event loop). Inside `committed()` the
-work runs at once instead, and work that may block off the loop.
+work runs at once instead, and work that may block on the process's outbox thread
+(`baohuang.outbox`).
 """
 
-import asyncio
 import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.db import transaction
+
+from baohuang import outbox
 
 log = logging.getLogger(__name__)
 
@@ -23,12 +25,12 @@ _committed = ContextVar("committed", default=False)
 def after_commit(function, *, blocking: bool = False) -> None:
     """Run `function` once the write under way has committed; an error is logged, never
     raised (the write stands; Django's `robust` callbacks). `blocking`: it may wait on the
-    network (queueing a Celery task), so inside `committed()` it runs on a thread of the
-    loop's executor, and the loop does not wait for it."""
+    network (queueing a Celery task), so inside `committed()` it runs on the outbox thread,
+    and the loop does not wait for it."""
     if not _committed.get():
         transaction.on_commit(function, robust=True)
     elif blocking:
-        asyncio.get_running_loop().run_in_executor(None, _logged, function)
+        outbox.run(function)
     else:
         _logged(function)
 

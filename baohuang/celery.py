@@ -4,6 +4,8 @@ import os
 
 from celery import Celery, signals
 
+from baohuang import outbox
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
 
 app = Celery("baohuang")
@@ -28,6 +30,12 @@ app.conf.beat_schedule = {
     # Rooms nobody has been connected to for ABANDONED_ROOM_SECONDS, between hands.
     "close-abandoned-rooms": {"task": "rooms.close_abandoned", "schedule": 6 * SWEEP_SECONDS},
 }
+
+
+@app.task(name=outbox.SEND_ALL, ignore_result=True)
+def send_all(messages: list) -> None:
+    """A server process's batch of messages (`baohuang.outbox`), queued each as itself."""
+    outbox.send_each(messages)
 
 
 @signals.setup_logging.connect

@@ -7,11 +7,10 @@ name, so the services never import the tasks that call them.
 
 import logging
 
-from celery import current_app
 from django.conf import settings
 from django.utils import timezone
 
-from baohuang import engine
+from baohuang import engine, outbox
 from baohuang.after_commit import after_commit as when_committed
 from rooms import think
 from rooms.levels import DEFAULT_TRUSTEE_LEVEL, SEARCH_LEVELS
@@ -64,8 +63,7 @@ def send(task: str, args: tuple, countdown: float) -> None:
     """Queue the task named ``task``; a broker that is down loses the message, never the
     write: the sweep acts on whatever the lost message would have done."""
     try:
-        current_app.send_task(task, args, countdown=countdown or None, expires=countdown + EXPIRY_MARGIN_SECONDS,
-                              retry=False)
+        outbox.send_task(task, args, countdown=countdown, expires=countdown + EXPIRY_MARGIN_SECONDS)
     except Exception:  # any broker error: the write is committed, the sweep covers for us
         log.warning("could not queue %s%r; the sweep will act instead", task, args, exc_info=True)
 
