@@ -1,12 +1,12 @@
 """The presence heartbeat of a server process (rooms/heartbeats.py): each beat renews the
-Redis entries of all the process's live sockets in one call, which keeps them live past
-their first entry's time; a socket that closes leaves the beat."""
+Redis entries of all the process's live sockets, `CHUNK` a call, which keeps them live
+past their first entry's time; a socket that closes leaves the beat."""
 
 import asyncio
 
 import pytest
 
-from rooms import presence
+from rooms import heartbeats, presence
 from rooms.tests.test_consumer import joined
 from tests.live import anyio_backend, db, isolated_prefix, no_lingering_connections, session_key  # noqa: F401
 
@@ -49,4 +49,27 @@ async def test_one_call_per_beat_keeps_every_socket_of_the_process_live(full_tab
     left = sorted(player.pk for player in players[:2])
     assert await next_call() == left or await next_call() == left  # a beat already under way may name it once more
     for client in clients[:2]:
+        await client.close()
+
+
+async def test_a_beat_renews_the_sockets_a_chunk_a_call(full_table, players, settings, monkeypatch):
+    settings.PRESENCE_TTL_SECONDS = 3
+    monkeypatch.setattr(heartbeats, "CHUNK", 2)
+    room = await db(full_table)("classic")
+    calls = []
+    monkeypatch.setattr(presence, "sockets_alive", lambda entries: calls.append(
+        sorted(player for _room, player, _socket in entries)))
+    clients = [await joined(room, await db(session_key)(player)) for player in players[:3]]
+    calls.clear()  # the entries written at connect, one socket each
+    ids = sorted(player.pk for player in players[:3])
+
+    def one_beat() -> bool:  # a beat's two calls, one after the other (a beat under way may be cut)
+        return any(sorted(first + second) == ids for first, second in zip(calls, calls[1:]))
+
+    for _ in range(200):
+        if one_beat():
+            break
+        await asyncio.sleep(0.05)
+    assert one_beat() and max(map(len, calls)) == 2, calls
+    for client in clients:
         await client.close()
