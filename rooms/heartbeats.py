@@ -3,10 +3,14 @@ renewal of the Redis entries of all its live sockets (`presence.sockets_alive`),
 of a timer, a thread hop and a round trip per socket (about 0.15 ms of CPU each: at 5,000
 sockets and a 10 s period, 8% of a core).
 
-The renewal goes `CHUNK` sockets a round trip, the event loop running between them: at
-5,100 sockets one pipeline of 10,200 commands held the GIL for its whole packing, and the
-2 s windows of `bench/bench_capacity.py` with a beat in them had a move p99 of 210–320 ms
-against 20–120 ms in the others.
+The renewal goes `CHUNK` sockets a round trip, the chunks spread evenly over the period,
+so each socket is still renewed once a period. At 5,100 sockets one pipeline of 10,200
+commands held the GIL for its whole packing, and the 2 s windows of
+`bench/bench_capacity.py` with a beat in them had a move p99 of 210–320 ms against 20–120
+ms in the others; its 51 chunks one after another still made windows of 280–340 ms every
+10 s (the pool thread packing and parsing them took the GIL from the event loop for about
+0.3 s). A socket closed before its chunk's turn is left out: renewing it would show it
+live again.
 
 A socket joins when it connects (after its own first entry is written) and leaves when it
 closes; the beat runs while there is a socket to renew. One per event loop (a test runs
@@ -15,6 +19,7 @@ several loops in one process).
 
 import asyncio
 import logging
+import math
 import weakref
 
 from rooms import presence
@@ -40,16 +45,22 @@ class Heartbeat:
 
     async def _beat(self) -> None:
         while self._sockets:
-            await asyncio.sleep(presence.heartbeat_seconds())
-            entries = [(room_id, player_id, socket) for socket, (room_id, player_id) in self._sockets.items()]
-            if not entries:
-                return
-            for start in range(0, len(entries), CHUNK):
-                chunk = entries[start:start + CHUNK]
-                try:
-                    await db(presence.sockets_alive)(chunk)
-                except Exception:  # the sweep errs towards offline, which each socket repairs
-                    log.warning("presence heartbeat of %d sockets failed", len(chunk), exc_info=True)
+            pause = presence.heartbeat_seconds() / math.ceil(len(self._sockets) / CHUNK)
+            await asyncio.sleep(pause)
+            sockets = list(self._sockets)  # after the first pause: those that joined meanwhile too
+            for start in range(0, len(sockets), CHUNK):
+                if start:
+                    await asyncio.sleep(pause)
+                await self._renew(sockets[start:start + CHUNK])
+
+    async def _renew(self, chunk: list[str]) -> None:
+        entries = [(*self._sockets[socket], socket) for socket in chunk if socket in self._sockets]
+        if not entries:  # closed meanwhile: renewing them would show them live again
+            return
+        try:
+            await db(presence.sockets_alive)(entries)
+        except Exception:  # the sweep errs towards offline, which each socket repairs
+            log.warning("presence heartbeat of %d sockets failed", len(entries), exc_info=True)
 
 
 _BEATS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeat]" = weakref.WeakKeyDictionary()

@@ -1,6 +1,7 @@
 """The presence heartbeat of a server process (rooms/heartbeats.py): each beat renews the
-Redis entries of all the process's live sockets, `CHUNK` a call, which keeps them live
-past their first entry's time; a socket that closes leaves the beat."""
+Redis entries of all the process's live sockets, `CHUNK` a call, the calls spread over
+the period, which keeps them live past their first entry's time; a socket that closes
+leaves the beat."""
 
 import asyncio
 
@@ -73,3 +74,29 @@ async def test_a_beat_renews_the_sockets_a_chunk_a_call(full_table, players, set
     assert one_beat() and max(map(len, calls)) == 2, calls
     for client in clients:
         await client.close()
+
+
+async def test_a_beat_spreads_its_chunks_over_the_period_and_skips_closed_sockets(settings, monkeypatch):
+    settings.PRESENCE_TTL_SECONDS = 3  # a beat a second: three chunks a third of a second apart
+    monkeypatch.setattr(heartbeats, "CHUNK", 2)
+    loop = asyncio.get_running_loop()
+    calls = []
+    monkeypatch.setattr(presence, "sockets_alive", lambda entries: calls.append(
+        (loop.time(), [socket for _room, _player, socket in entries])))
+    beat = heartbeats.Heartbeat()
+    for number in range(6):
+        beat.add(f"s{number}", room_id=1, player_id=number)
+    started = loop.time()
+
+    async def calls_made(count: int) -> None:
+        async with asyncio.timeout(10):
+            while len(calls) < count:
+                await asyncio.sleep(0.01)
+
+    await calls_made(2)
+    beat.discard("s4")  # closed before its chunk's turn
+    await calls_made(3)
+    beat._task.cancel()
+    times = [started] + [at for at, _ in calls]
+    assert [sockets for _, sockets in calls] == [["s0", "s1"], ["s2", "s3"], ["s5"]]
+    assert all(later - earlier >= 0.3 for earlier, later in zip(times, times[1:])), times
