@@ -28,10 +28,24 @@ if settings.DEBUG:
 
     django_http = ASGIStaticFilesHandler(django_http)
 
-gc_pauses.tune()  # a server process holds thousands of sockets' objects: collect less often
+
+async def lifespan(scope, receive, send):
+    """Uvicorn's start and stop of a server process: its collector is tuned as it starts
+    (a process holds thousands of sockets' objects). The tests' in-process sockets send
+    no lifespan, so a test process keeps CPython's collector as it is."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            gc_pauses.tune()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
 
 application = ProtocolTypeRouter(
     {
+        "lifespan": lifespan,
         "http": django_http,
         "websocket": OriginValidator(socket_auth(URLRouter(websocket_urlpatterns))),
     }

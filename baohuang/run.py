@@ -117,7 +117,7 @@ def main() -> int:
             raise RuntimeError(f"port {port} is taken: stop what uses it or set PORT")
 
         children.append(spawn("uvicorn", [
-            python, "-m", "uvicorn", "baohuang.asgi:application", "--host", host, "--port", str(port), "--lifespan", "off",
+            python, "-m", "uvicorn", "baohuang.asgi:application", "--host", host, "--port", str(port),
             # The consumer refuses frames over 4 KiB anyway; don't buffer 16 MiB ones first.
             "--ws-max-size", "65536",
         ], env))
