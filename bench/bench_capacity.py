@@ -167,8 +167,10 @@ async def keep_pinging(sockets, every: float, until: float, rng) -> None:
     for socket in sockets:
         groups[rng.randrange(slices)].append(socket)
     step = every / 2 / slices
-    pinged = dict.fromkeys(sockets, 0.0)
     due = time.perf_counter()
+    # As if each had last pinged at a moment of its own in the period before: every socket
+    # has been silent since the deal, and would otherwise ping in the first half second.
+    pinged = {socket: due - rng.uniform(0, every) for socket in sockets}
     for index in itertools.cycle(range(slices)):
         if (now := time.perf_counter()) >= until:
             return
