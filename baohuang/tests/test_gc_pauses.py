@@ -22,7 +22,7 @@ def tuned(monkeypatch):
         stop.set()
     for thread in threading.enumerate():
         if thread.name == "gc-ticker":
-            thread.join()
+            thread.join(timeout=10)
     gc.set_threshold(*threshold)
     gc.callbacks[:] = callbacks
     gc.unfreeze()

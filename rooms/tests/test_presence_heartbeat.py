@@ -4,6 +4,7 @@ the period, which keeps them live past their first entry's time; a socket that c
 leaves the beat."""
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -97,6 +98,8 @@ async def test_a_beat_spreads_its_chunks_over_the_period_and_skips_closed_socket
     beat.discard("s4")  # closed before its chunk's turn
     await calls_made(3)
     beat._task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await beat._task
     times = [started] + [at for at, _ in calls]
     assert [sockets for _, sockets in calls] == [["s0", "s1"], ["s2", "s3"], ["s5"]]
     assert all(later - earlier >= 0.3 for earlier, later in zip(times, times[1:])), times
