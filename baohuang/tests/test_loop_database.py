@@ -66,6 +66,18 @@ async def test_statements_run_as_one_transaction_and_are_prepared_once():
 
 
 @on_postgresql
+async def test_statements_are_planned_once_not_on_every_run():
+    await db(make_table)()
+    for number in range(8):  # left to choose, PostgreSQL plans the first five runs anew
+        await loop_database.run([(INSERT, [number, "a", None, True]), (UPDATE, ["b", number])])
+    (idle,) = loop_database._of_this_loop().idle
+    await idle.connection.execute("SELECT 1")  # psycopg's own statements are not prepared
+    cursor = await idle.connection.execute("SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements")
+    plans = {statement: (generic, custom) for statement, generic, custom in await cursor.fetchall()}
+    assert plans == {loop_database._numbered(INSERT).decode(): (8, 0), loop_database._numbered(UPDATE).decode(): (8, 0)}
+
+
+@on_postgresql
 async def test_a_failing_statement_writes_nothing_and_keeps_the_connection():
     await db(make_table)()
     await loop_database.run([(INSERT, [1, "a", None, True])])
