@@ -26,12 +26,15 @@ while a test's loop ends with the test; these connections close without their lo
 import asyncio
 import datetime as dt
 import itertools
+import logging
 import threading
 
 import psycopg
 from django.conf import settings
 from django.db import connections
 from psycopg import pq
+
+log = logging.getLogger(__name__)
 
 SIZE = 6  # connections per event loop (README, "Sizing")
 _NAMES = itertools.count()  # prepared statements' names, never used twice in a process
@@ -43,10 +46,12 @@ def usable() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
-async def run(statements: list[tuple[str, list]]) -> list[int]:
+async def run(statements: list[tuple[str, list]], meanwhile=None) -> list[int]:
     """Run `statements` — `(sql, parameters)`, `%s` placeholders, each parameter's type
     clear from its place in the SQL or cast there (a parameter is sent as text of no
     type) — as one transaction in one round trip, on one of this loop's connections.
+    `meanwhile()`, if given, is called once they are sent, while PostgreSQL runs them
+    (an error of its own is logged, never raised).
     Returns each statement's row count. A statement's error is raised as psycopg's error
     of its SQLSTATE (`psycopg.IntegrityError` for a unique violation) and nothing is
     written; a connection broken or left waiting (a lost server, a cancelled task) is
@@ -55,7 +60,7 @@ async def run(statements: list[tuple[str, list]]) -> list[int]:
     async with mine.slots:
         connection = mine.idle.pop() if mine.idle else await _Connection.open()
         try:
-            counts = await connection.run(statements)
+            counts = await connection.run(statements, meanwhile)
         except psycopg.DatabaseError as error:
             if not connection.reusable():
                 connection.close()
@@ -96,7 +101,7 @@ class _Connection:
     def close(self) -> None:
         self.pgconn.finish()  # no loop needed
 
-    async def run(self, statements: list[tuple[str, list]]) -> list[int]:
+    async def run(self, statements: list[tuple[str, list]], meanwhile=None) -> list[int]:
         pgconn = self.pgconn
         fresh = []  # statements prepared in this round trip: forgotten if it fails
         executed = []  # per result expected: whether it is an execution's (else a preparation's)
@@ -112,7 +117,7 @@ class _Connection:
                 pgconn.send_query_prepared(name, [_text(value) for value in parameters])
                 executed.append(True)
             pgconn.pipeline_sync()
-            results = await self._results()
+            results = await self._results(meanwhile)
             pgconn.exit_pipeline_mode()
             for result in results:
                 if result.status == pq.ExecStatus.FATAL_ERROR:
@@ -125,12 +130,17 @@ class _Connection:
             raise
         return [result.command_tuples or 0 for result, execution in zip(results, executed) if execution]
 
-    async def _results(self) -> list:
+    async def _results(self, meanwhile=None) -> list:
         """Everything up to the pipeline's sync, sent and then read, with one wait on the
-        socket for each time it was not ready."""
+        socket for each time it was not ready; `meanwhile()` runs between the two."""
         pgconn = self.pgconn
         while pgconn.flush():  # 1: more to send once the socket takes it
             await _ready(pgconn.socket, write=True)
+        if meanwhile is not None:
+            try:
+                meanwhile()
+            except Exception:  # the statements' outcome is what counts
+                log.exception("work while the statements ran failed")
         results = []
         while True:
             pgconn.consume_input()

@@ -78,6 +78,22 @@ async def test_statements_are_planned_once_not_on_every_run():
 
 
 @on_postgresql
+async def test_work_meanwhile_runs_once_the_statements_are_sent_and_its_error_costs_nothing(caplog):
+    await db(make_table)()
+    calls = []
+
+    def meanwhile():
+        calls.append(len(loop_database._of_this_loop().idle))  # the connection is in use
+        raise RuntimeError("a frame failed to build")
+
+    assert await loop_database.run([(INSERT, [1, "a", None, True])], meanwhile) == [1]
+    assert calls == [0]
+    assert await db(rows)() == [(1, "a", None, True)]
+    assert "work while the statements ran failed" in caplog.text
+    assert len(loop_database._of_this_loop().idle) == 1  # the connection was kept
+
+
+@on_postgresql
 async def test_a_failing_statement_writes_nothing_and_keeps_the_connection():
     await db(make_table)()
     await loop_database.run([(INSERT, [1, "a", None, True])])

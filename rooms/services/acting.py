@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from baohuang import engine, loop_database
 from baohuang.after_commit import committed
 from baohuang.errors import ServiceError
+from rooms.event_frames import FRAMES
 from rooms.models import Hand, HandEvent, Player, Room, Seat
 from rooms.records import epoch_ms
 from rooms.services import moves
@@ -109,16 +110,25 @@ def _on_held_table(*, hand_id, seat, action, expected_version, client_id, player
 async def _loop_store(move: _Move) -> HandChange | None:
     """Store `move` from the event loop, fenced, and announce it; None when nothing was
     written (the fence failed, the client_id is taken, or the connection failed — then
-    whether it committed is unknown, and the locked path finds out)."""
+    whether it committed is unknown, and the locked path finds out). While PostgreSQL
+    stores it, the loop builds its `event` frames (`rooms.event_frames`), kept only once
+    it has committed."""
+    hand, texts = move.hand, {}
+    deadline = epoch_ms(hand.deadline)
+
+    def build_frames():
+        texts.update(FRAMES.ahead(hand.pk, hand.version, move.event, hand.state, deadline))
+
     try:
-        if not await moves.astore_move(**writes(move.hand, move.action, move.event, client_id=move.client_id,
-                                                by_trustee=False), fence=move.fence):
+        if not await moves.astore_move(**writes(hand, move.action, move.event, client_id=move.client_id,
+                                                by_trustee=False), fence=move.fence, meanwhile=build_frames):
             return None
     except (psycopg.IntegrityError, psycopg.OperationalError):
         return None
+    FRAMES.keep(hand.pk, hand.version, deadline, texts)
     with committed():
-        event = stored(move.hand, move.seats, move.action, move.event, by_trustee=False)
-        return announce(move.room, move.hand, move.seats, HandChange(hand=move.hand, events=[event]), move.arm)
+        event = stored(hand, move.seats, move.action, move.event, by_trustee=False)
+        return announce(move.room, hand, move.seats, HandChange(hand=hand, events=[event]), move.arm)
 
 
 def _settle(move: _Move | None, arguments: dict) -> HandChange:

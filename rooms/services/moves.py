@@ -131,11 +131,11 @@ def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, clie
 
 
 async def astore_move(*, hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool,
-                      fence: tuple) -> bool:
+                      fence: tuple, meanwhile=None) -> bool:
     """`store_move` with `fence`, on PostgreSQL, from the event loop: the same three
     statements, prepared, in one round trip on one of the loop's own connections
-    (`baohuang.loop_database.run`). A psycopg error (not Django's) when the client_id is
-    taken."""
+    (`baohuang.loop_database.run`, which calls `meanwhile()` while PostgreSQL runs them).
+    A psycopg error (not Django's) when the client_id is taken."""
     values = _values(hand, seat, action, event, public, client_id, by_trustee)
-    *_, updated = await loop_database.run(_fenced_statements(hand, fence, values))
+    *_, updated = await loop_database.run(_fenced_statements(hand, fence, values), meanwhile)
     return updated == 1

@@ -36,3 +36,23 @@ def test_every_frame_is_its_head_and_the_recipients_whole_view(preset):
                 assert json.loads(text) == json.loads(json.dumps(expected))
                 checked += 1
     assert checked > 7 * 2 * 50
+
+
+def test_frames_built_ahead_are_those_of_the_kinds_sent_the_previous_version_and_kept_only_when_told():
+    frames = EventFrames()
+    (before, _), (after, event) = list(played_hand("classic", seed="ahead"))[:2]
+    version = after["version"]
+    assert frames.ahead(7, version, event, after, 1234) == {}  # nothing of the hand sent here yet
+    for kind in (0, 3, None):
+        frames.text(7, version - 1, {}, before, 99, kind)
+    frames.text(7, version - 1, {}, None, 99, 4)  # without a view: not a kind to build ahead for
+    ahead = frames.ahead(7, version, event, after, 1234)
+    assert set(ahead) == {0, 3, None}
+    for kind, text in ahead.items():
+        assert text == EventFrames().text(7, version, event, after, 1234, kind)
+    assert frames.ahead(7, version + 1, event, after, 1234) == {}  # not the version after the one sent
+    # Not kept until told: a move that failed leaves nothing of its own behind.
+    other = {**event, "seat": (event["seat"] + 1) % 5}
+    assert frames.text(7, version, other, after, 1234, 0) != ahead[0]
+    frames.keep(7, version, 1234, ahead)
+    assert frames.text(7, version, other, after, 1234, 3) == ahead[3]  # once kept, the frame is the one built

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from baohuang import broadcast, engine, loop_database
 from rooms import notify
+from rooms.event_frames import FRAMES, EventFrames
 from rooms.models import Hand, HandEvent, Room
 from rooms.services import ahand_act, hand_start
 from rooms.services.held import HELD
@@ -101,6 +102,30 @@ async def test_whole_hands_of_every_preset_through_the_loop(full_table, preset):
 
 
 @on_postgresql
+async def test_the_frames_of_a_move_are_built_while_it_is_stored_for_the_kinds_this_process_serves(full_table,
+                                                                                                     monkeypatch):
+    room = await db(full_table)()
+    hand = await db(hand_start)(room_id=room.pk)
+    first = await next_move(hand.pk)
+    deadline = first.events[0]["deadline"]
+    for kind in (0, 2, None):  # this process's sockets were sent the first move's frames
+        FRAMES.text(hand.pk, 1, first.events[0]["event"], first.hand.state, deadline, kind)
+    built = []
+
+    def keep(hand_id, version, deadline, texts):
+        built.append((version, set(texts)))
+        EventFrames.keep(FRAMES, hand_id, version, deadline, texts)
+
+    monkeypatch.setattr(FRAMES, "keep", keep)
+    second = await next_move(hand.pk)
+    assert built == [(2, {0, 2, None})]
+    (item,) = second.events
+    for kind in (0, 2, None):  # what a socket of each kind is sent: the frame built ahead
+        text = FRAMES.text(hand.pk, 2, item["event"], second.hand.state, item["deadline"], kind)
+        assert text == EventFrames().text(hand.pk, 2, item["event"], second.hand.state, item["deadline"], kind)
+
+
+@on_postgresql
 async def test_a_table_changed_elsewhere_fails_the_loop_fence_and_the_locked_path_stores_the_move(full_table,
                                                                                                   monkeypatch):
     from rooms.services import moves
@@ -113,12 +138,15 @@ async def test_a_table_changed_elsewhere_fails_the_loop_fence_and_the_locked_pat
 
     store = moves.astore_move
     monkeypatch.setattr(moves, "astore_move", spied)
+    kept = []
+    monkeypatch.setattr(FRAMES, "keep", lambda hand_id, version, deadline, texts: kept.append(version))
     room = await db(full_table)()
     hand = await db(hand_start)(room_id=room.pk)
     await next_move(hand.pk)
     await db(lambda: Room.objects.get(pk=room.pk).save())()  # another process saved the room: a new token
     change = await next_move(hand.pk)
     assert written == [True, False]  # the second move's fence failed
+    assert kept == [1]  # and the frames built while it was sent were dropped
     assert change.hand.version == 2
     assert (await db(replayed)(hand.pk)).version == 2
 
