@@ -283,7 +283,17 @@ class RoomConsumer(InboxConsumer):
             raise frames.BadInput("no_hand", "No hand is being played.")
         change = await ahand_act(hand_id=self.hand_id, seat=seat, action=action, expected_version=expected_version,
                                  client_id=client_id, player=self.user)
-        await self.send_ack(client_id, change.events[-1]["version"], repeated=change.repeated)
+        if client_id is None:
+            return
+        # The table hears the move before its mover's ack (docs/protocol.md: either order):
+        # the ack joins this socket's inbox once the sockets that the broadcast woke have
+        # had their turn, so it is not sent while the table waits for the move.
+        answer = {"type": "act.answered", "client_id": client_id, "version": change.events[-1]["version"],
+                  "repeated": change.repeated}
+        asyncio.get_running_loop().call_soon(self.inbox, answer)
+
+    async def act_answered(self, message):
+        await self.send_ack(message["client_id"], message["version"], repeated=message["repeated"])
 
     async def on_trustee(self, client_id, *, on):
         seat = self._my_seat()

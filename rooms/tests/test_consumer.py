@@ -279,6 +279,24 @@ async def test_an_action_is_acked_and_every_recipient_gets_its_own_event(table):
     await close_all(clients, watcher)
 
 
+async def test_the_movers_ack_follows_the_moves_event(table):
+    room, sessions = table
+    clients = await seated(room, sessions)
+    await dealt(room, clients)
+    hand_id = (await db(lambda: Hand.objects.get(room=room))()).pk
+    for number in range(3):
+        seat, version, action = await db(awaited)(hand_id)
+        await clients[seat].send({"type": "act", "action": action, "expected_version": version, "client_id": f"o{number}"})
+        mover = clients[seat]
+        ack = await mover.expect("ack", client_id=f"o{number}")
+        assert ack == {"type": "ack", "client_id": f"o{number}", "version": version + 1, "repeated": False}
+        kinds = [(frame["type"], frame.get("version")) for frame in mover.frames if frame["type"] in ("event", "ack")]
+        assert kinds[-2:] == [("event", version + 1), ("ack", version + 1)]
+        for client in clients:
+            await client.until_version(hand_id, version + 1)
+    await close_all(clients)
+
+
 async def test_live_events_are_replayed_from_the_snapshot_state_without_reading_the_hand(table, monkeypatch):
     import rooms.hand_states
 
