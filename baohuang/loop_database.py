@@ -11,9 +11,11 @@ the loop serves other sockets meanwhile.
 `run(statements)` sends its statements in libpq's pipeline mode with one sync at the end,
 which PostgreSQL runs as one transaction, each statement seeing what committed before it
 starts. Each statement is prepared once per connection and planned once (a generic
-plan): planning the fenced statements was most of PostgreSQL's CPU per move. The round trip is made on psycopg's libpq wrapper
-(`psycopg.pq`) with one wait on the socket: psycopg's own pipeline waits on the loop once
-per statement, which cost the server more CPU than the statements' parameters and JSON.
+plan): planning the fenced statements was most of PostgreSQL's CPU per move. The round
+trip is made on psycopg's libpq wrapper (`psycopg.pq`) with one wait on the socket:
+psycopg's own pipeline waits on the loop once per statement, which cost the server more
+CPU than the statements' parameters and JSON. What the caller can do before the reply
+(`meanwhile`) runs while PostgreSQL works.
 
 Each event loop opens up to `SIZE` connections of its own to Django's database `default`
 as it needs them and keeps them open. They must reach PostgreSQL itself, or a pooler that

@@ -286,8 +286,8 @@ async def test_the_movers_ack_follows_the_moves_event(table):
     hand_id = (await db(lambda: Hand.objects.get(room=room))()).pk
     for number in range(3):
         seat, version, action = await db(awaited)(hand_id)
-        await clients[seat].send({"type": "act", "action": action, "expected_version": version, "client_id": f"o{number}"})
         mover = clients[seat]
+        await mover.send({"type": "act", "action": action, "expected_version": version, "client_id": f"o{number}"})
         ack = await mover.expect("ack", client_id=f"o{number}")
         assert ack == {"type": "ack", "client_id": f"o{number}", "version": version + 1, "repeated": False}
         kinds = [(frame["type"], frame.get("version")) for frame in mover.frames if frame["type"] in ("event", "ack")]
