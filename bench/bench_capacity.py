@@ -49,13 +49,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_live import django_on, make_tables, moves_of, percentile, process_stat, server_cpu, server_rss  # noqa: E402
+from bench_live import (django_on, make_tables, moves_of, percentile, server_cpu, server_rss,  # noqa: E402
+                        services_cpu)
 
 WAIT = 10.0
 PACE = 2.0
 JITTER = 0.5
 SPECTATOR_EVERY = 10
-SERVICES = ("postgres", "redis-server")  # command names of the database's and the broker's processes
 
 
 def parse_args():
@@ -252,20 +252,6 @@ def quiet_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.disable()
-
-
-def services_cpu() -> dict[str, float]:
-    """CPU seconds used so far by every process of this machine's PostgreSQL and Redis (Linux
-    /proc, by command name): the database's and the broker's share of each move."""
-    totals = dict.fromkeys(SERVICES, 0.0)
-    for process in Path("/proc").glob("[0-9]*"):
-        try:
-            name, seconds = process_stat(int(process.name))
-        except OSError:  # the process ended meanwhile
-            continue
-        if name in totals:
-            totals[name] += seconds
-    return totals
 
 
 def windows(latencies: list[tuple[float, float]], start: float, width: float = 2.0) -> list[float]:

@@ -25,7 +25,11 @@ clients spend no time thinking. Then, for every room at once:
 Prints actions per second, p50 / p99 latency of each and their p50 as a multiple of echo's,
 the server process's CPU per message (what bounds throughput on a shared machine) and the
 load generator's (this process), plus errors (error frames, closed sockets, waits over
-10 s). Goal: within 2× at 20 rooms.
+10 s). Goal: within 2× at 20 rooms. For the game it adds up the CPU a move costs the
+machine — the server's, PostgreSQL's, Redis's and the load generator's — and the moves a
+second the machine's cores could do at that cost: with every room's next move sent as
+soon as the last one arrived, the rooms keep the server busy, and p50 is about the rooms
+divided by that rate.
 
 The load generator shares the machine's cores with the server, PostgreSQL and Redis, so it
 runs on uvloop (Uvicorn's own loop) and reads frames with orjson: on the standard loop with
@@ -54,6 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 WAIT = 10.0  # seconds before a missing frame counts as an error
+SERVICES = ("postgres", "redis-server")  # command names of the database's and the broker's processes
 
 
 def parse_args():
@@ -157,6 +162,7 @@ class Stats:
         self.errors: list[str] = []
         self.cpu: float | None = None  # the server's CPU seconds over the run (all its processes)
         self.client = 0.0  # this process's CPU seconds over the run (the load generator's)
+        self.services: dict[str, float] = {}  # PostgreSQL's and Redis's CPU seconds over the run
 
 
 def server_processes(pid: int) -> list[int]:
@@ -189,6 +195,20 @@ def server_rss(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1]) * 1024
     return total
+
+
+def services_cpu() -> dict[str, float]:
+    """CPU seconds used so far by every process of this machine's PostgreSQL and Redis (Linux
+    /proc, by command name): the database's and the broker's share of each move."""
+    totals = dict.fromkeys(SERVICES, 0.0)
+    for process in Path("/proc").glob("[0-9]*"):
+        try:
+            name, seconds = process_stat(int(process.name))
+        except OSError:  # the process ended meanwhile
+            continue
+        if name in totals:
+            totals[name] += seconds
+    return totals
 
 
 class Socket:
@@ -309,12 +329,13 @@ async def run(server_url: str, tables: list[dict], cpu=lambda: None):
         plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
 
     print(f"playing {len(rooms)} hands …", flush=True)
-    began, used, client = time.perf_counter(), cpu(), time.process_time()
+    began, used, client, services = time.perf_counter(), cpu(), time.process_time(), services_cpu()
     await asyncio.gather(*(play_room(table, sockets, moves, start, hand, game)
                            for (table, sockets), (hand, moves, start) in zip(rooms, plans)))
     game_seconds = time.perf_counter() - began
     game.cpu = None if used is None else cpu() - used
     game.client = time.process_time() - client
+    game.services = {name: seconds - services[name] for name, seconds in services_cpu().items()}
     for _, sockets in rooms:
         for socket in sockets:
             await socket.close()
@@ -367,6 +388,15 @@ def report(rooms: int, runs: dict) -> None:
           f"load average {load:.1f} on {os.cpu_count()} cores")
     p50 = {name: line(name, *run) for name, run in runs.items()}
     print(f"game p50 / echo p50 = {p50['game'] / p50['echo']:.2f}×  (goal ≤ 2×)")
+    game, _ = runs["game"]
+    if game.cpu is not None:
+        count = len(game.latencies)
+        parts = {"server": game.cpu, "PostgreSQL": game.services["postgres"], "Redis": game.services["redis-server"],
+                 "load generator": game.client}
+        total = sum(parts.values()) / count
+        shares = " + ".join(f"{name} {seconds / count * 1000:.2f}" for name, seconds in parts.items())
+        print(f"game, CPU per move: {shares} = {total * 1000:.2f} ms; the machine's {os.cpu_count()} cores "
+              f"do at most {os.cpu_count() / total:,.0f} moves/s at that cost")
     print("one committed write per message, p50 / echo p50: "
           + ",  ".join(f"{name} {p50[name] / p50['echo']:.2f}×" for name in ("write", "raw")))
     for error in [error for stats, _ in runs.values() for error in stats.errors][:10]:
