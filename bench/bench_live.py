@@ -20,7 +20,9 @@ clients spend no time thinking. Then, for every room at once:
 - write: the same through `/ws/echo-write/<room>/`, which commits one write to the room's
   row through the ORM on a pool thread before the group send, as every service writes: the
   floor of a move kept in the database this way (no locking, no rules, no per-seat views);
-- raw: that write as hand-written SQL, still on the pool thread (rooms/bench_consumers.py).
+- raw: that write as hand-written SQL, still on the pool thread (rooms/bench_consumers.py);
+- loop: that SQL prepared and committed from the event loop, the way a player's move is
+  stored (`baohuang.loop_database`): the floor of the game's own path.
 
 Prints actions per second, p50 / p99 latency of each and their p50 as a multiple of echo's,
 the server process's CPU per message (what bounds throughput on a shared machine) and the
@@ -342,7 +344,7 @@ async def run(server_url: str, tables: list[dict], cpu=lambda: None):
 
     runs = {"game": (game, game_seconds),
             "echo": await run_echo(rooms, plans, lambda index, room: f"{server_url}/ws/echo/bench{index}/", cpu)}
-    for name in ("write", "raw"):
+    for name in ("write", "raw", "loop"):
         path = "echo-write" if name == "write" else f"echo-{name}"
         runs[name] = await run_echo(rooms, plans, lambda index, room, path=path: f"{server_url}/ws/{path}/{room}/",
                                     cpu)
@@ -398,7 +400,7 @@ def report(rooms: int, runs: dict) -> None:
         print(f"game, CPU per move: {shares} = {total * 1000:.2f} ms; the machine's {os.cpu_count()} cores "
               f"do at most {os.cpu_count() / total:,.0f} moves/s at that cost")
     print("one committed write per message, p50 / echo p50: "
-          + ",  ".join(f"{name} {p50[name] / p50['echo']:.2f}×" for name in ("write", "raw")))
+          + ",  ".join(f"{name} {p50[name] / p50['echo']:.2f}×" for name in ("write", "raw", "loop")))
     for error in [error for stats, _ in runs.values() for error in stats.errors][:10]:
         print("  error:", error)
 

@@ -7,12 +7,15 @@
   through the ORM on a pool thread (`database_sync_to_async`), as every service writes:
   the floor of any move this codebase keeps in the database before announcing it.
 - `/ws/echo-raw/<room id>/` — the same write as hand-written SQL on the pool thread.
+- `/ws/echo-loop/<room id>/` — that SQL prepared and committed from the event loop
+  (`baohuang.loop_database`, PostgreSQL only), as a player's move is stored: the floor of
+  this codebase's own path, one round trip with nothing but the write.
 """
 
 from django.db import connection
 from django.utils import timezone
 
-from baohuang import broadcast
+from baohuang import broadcast, loop_database
 from rooms.consumers import InboxConsumer
 from rooms.threads import db
 from rooms.models import Room
@@ -56,3 +59,7 @@ class RawWriteEchoConsumer(EchoConsumer):
     async def write(self) -> None:
         await db(touch_room_raw)(int(self.name))
 
+
+class LoopWriteEchoConsumer(EchoConsumer):
+    async def write(self) -> None:
+        await loop_database.run([(TOUCH_SQL, [int(self.name)])])

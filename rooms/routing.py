@@ -21,4 +21,5 @@ if os.environ.get("BENCH_ECHO", "").strip() == "1":
         path("ws/echo/<slug:name>/", bench.EchoConsumer.as_asgi()),
         path("ws/echo-write/<int:name>/", bench.WriteEchoConsumer.as_asgi()),
         path("ws/echo-raw/<int:name>/", bench.RawWriteEchoConsumer.as_asgi()),
+        path("ws/echo-loop/<int:name>/", bench.LoopWriteEchoConsumer.as_asgi()),
     ]

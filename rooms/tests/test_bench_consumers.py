@@ -9,7 +9,7 @@ from channels.routing import URLRouter
 from django.db import connection
 from django.urls import path
 
-from rooms.bench_consumers import EchoConsumer, RawWriteEchoConsumer, WriteEchoConsumer
+from rooms.bench_consumers import EchoConsumer, LoopWriteEchoConsumer, RawWriteEchoConsumer, WriteEchoConsumer
 from rooms.models import Room
 from rooms.services import player_guest, room_create
 from tests.live import (anyio_backend, closed_at_the_end, db, isolated_prefix,  # noqa: F401
@@ -22,6 +22,7 @@ ROUTES = URLRouter([
     path("ws/echo/<slug:name>/", EchoConsumer.as_asgi()),
     path("ws/echo-write/<int:name>/", WriteEchoConsumer.as_asgi()),
     path("ws/echo-raw/<int:name>/", RawWriteEchoConsumer.as_asgi()),
+    path("ws/echo-loop/<int:name>/", LoopWriteEchoConsumer.as_asgi()),
 ])
 
 
@@ -48,9 +49,9 @@ async def test_the_echo_sends_each_frame_to_every_socket_of_its_group():
         await socket.disconnect()
 
 
-@pytest.mark.parametrize("kind", ["write", "raw"])
+@pytest.mark.parametrize("kind", ["write", "raw", "loop"])
 async def test_each_writing_echo_commits_to_the_room_row_before_it_sends(kind):
-    if kind == "raw" and connection.vendor != "postgresql":
+    if kind in ("raw", "loop") and connection.vendor != "postgresql":
         pytest.skip("hand-written PostgreSQL")
     room = await db(lambda: room_create(creator=player_guest(nickname="alice"), name="bench", preset="classic"))()
     sockets = await group_of_five(f"/ws/echo-{kind}/{room.pk}/")
