@@ -4,8 +4,8 @@
 - `/ws/echo/<name>/` — each text frame is broadcast to the group as a room's events are
   (`baohuang.broadcast`) and goes back out, unchanged, to every member socket: the ceiling.
 - `/ws/echo-write/<room id>/` — the same after one committed write to the room's row
-  through the ORM on a pool thread (`database_sync_to_async`), as every service writes:
-  the floor of any move this codebase keeps in the database before announcing it.
+  through the ORM on a pool thread (`database_sync_to_async`), as the services write on
+  the thread path: the floor of a move stored that way before it is announced.
 - `/ws/echo-raw/<room id>/` — the same write as hand-written SQL on the pool thread.
 - `/ws/echo-loop/<room id>/` — that SQL prepared and committed from the event loop
   (`baohuang.loop_database`, PostgreSQL only), as a player's move is stored: the floor of
