@@ -4,6 +4,7 @@ echo consumer on the same server and broadcasts (the ceiling of this stack).
 Run (PostgreSQL and Redis on this machine):
 
     .venv/bin/python bench/bench_live.py --rooms 20
+    .venv/bin/python bench/bench_live.py --rooms 1 --runs 7   # the runs' medians too
     .venv/bin/python bench/bench_live.py --rooms 20 --redis redis://127.0.0.1:6379/2 \
         --database postgres://postgres@127.0.0.1:5432/bh_live_bench
 
@@ -76,6 +77,9 @@ def parse_args():
     parser.add_argument("--workers", type=int, default=1, help="Uvicorn worker processes")
     parser.add_argument("--url", help="a running server to measure instead (ws://host:port, started with "
                         "BENCH_ECHO=1 against --database and --redis); default: start one")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="play and echo this many times on the same server, each with new rooms, then "
+                        "print the runs' medians (one run at one room varied by ±20%% on this machine)")
     return parser.parse_args()
 
 
@@ -374,7 +378,8 @@ async def run_echo(rooms, plans, url_of, cpu) -> tuple[Stats, float]:
     return echo, seconds
 
 
-def report(rooms: int, runs: dict) -> None:
+def report(rooms: int, runs: dict) -> dict:
+    """Print a run's figures; returns each line's p50 (ms) and the game's moves a second."""
     def line(name, stats, seconds):
         count = len(stats.latencies)
         p50, p99 = percentile(stats.latencies, 0.5) * 1000, percentile(stats.latencies, 0.99) * 1000
@@ -403,6 +408,20 @@ def report(rooms: int, runs: dict) -> None:
           + ",  ".join(f"{name} {p50[name] / p50['echo']:.2f}×" for name in ("write", "raw", "loop")))
     for error in [error for stats, _ in runs.values() for error in stats.errors][:10]:
         print("  error:", error)
+    return {**p50, "rate": len(game.latencies) / runs["game"][1]}
+
+
+def summary(figures: list[dict]) -> None:
+    """The medians of several runs' figures (`report`'s), with their range."""
+    def spread(values: list[float], unit: str = "") -> str:
+        return f"{statistics.median(values):.2f}{unit} ({min(values):.2f}–{max(values):.2f})"
+
+    print(f"over {len(figures)} runs, median (range): game p50 {spread([f['game'] for f in figures], ' ms')}, "
+          f"echo p50 {spread([f['echo'] for f in figures], ' ms')}, "
+          f"game {statistics.median([f['rate'] for f in figures]):,.0f} moves/s")
+    print("  p50 / echo p50 in the same run: "
+          + ",  ".join(f"{name} {spread([f[name] / f['echo'] for f in figures], '×')}"
+                       for name in ("game", "write", "raw", "loop")))
 
 
 def main():
@@ -417,22 +436,28 @@ def main():
     env = server_env(database=args.database, redis=args.redis, prefix=prefix, BENCH_ECHO=1,
                      DB_POOL_MAX=args.pool, CELERY_QUEUE=f"{prefix}celery", DEBUG=0,
                      SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
-    tables = make_tables(args.rooms, args.preset)
+    figures = []
+
+    def measure(url: str, cpu=lambda: None) -> None:
+        for _ in range(args.runs):
+            figures.append(report(args.rooms, uvloop.run(run(url, make_tables(args.rooms, args.preset), cpu))))
+
     if args.url:
-        runs = uvloop.run(run(args.url, tables))
+        measure(args.url)
     else:
         options = () if args.deflate else ("--ws-per-message-deflate", "false")
         if args.workers > 1:
             options += ("--workers", str(args.workers))
         server = Server(env=env, log_path=ROOT / "var" / "bench_live_uvicorn.log", options=options).start()
         try:
-            runs = uvloop.run(run(server.ws_url, tables, lambda: server_cpu(server.process.pid)))
+            measure(server.ws_url, lambda: server_cpu(server.process.pid))
         finally:
             server.stop()
             import redis
 
             redis.Redis.from_url(args.redis).delete(f"{prefix}celery")  # timers nobody will run
-    report(args.rooms, runs)
+    if len(figures) > 1:
+        summary(figures)
 
 
 if __name__ == "__main__":
