@@ -1,37 +1,36 @@
-"""Service-level throughput of `hand_act`: plays whole hands through the service against the
-configured database (DATABASE_URL / REDIS_URL) and prints actions/s, CPU per action and queries
-per action.
+"""Service-level throughput of `hand_act`: plays whole hands through the service against a
+scratch database (created and migrated on first use) and prints actions/s, CPU per action
+and queries per action.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bh_perf REDIS_URL=redis://127.0.0.1:6379/9 \
-        .venv/bin/python bench/bench_hand_act.py --hands 10 [--profile]
+    .venv/bin/python bench/bench_hand_act.py --hands 10 [--profile]
+    .venv/bin/python bench/bench_hand_act.py --database postgres://postgres@127.0.0.1:5432/bh_perf \
+        --redis redis://127.0.0.1:6379/9
 """
 
 import argparse
 import cProfile
-import os
 import pstats
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-import django  # noqa: E402
-
-django.setup()
-
-from django.db import connection  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
-
-from baohuang import engine  # noqa: E402
-from rooms.models import Hand  # noqa: E402
-from rooms.services import player_guest, room_create, seat_take  # noqa: E402
-from rooms.services.acting import hand_act  # noqa: E402
-from rooms.services.hands import hand_start  # noqa: E402
+from bench_live import django_on  # noqa: E402
 
 
 def play(hands: int):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from baohuang import engine
+    from rooms.models import Hand
+    from rooms.services import player_guest, room_create, seat_take
+    from rooms.services.acting import hand_act
+    from rooms.services.hands import hand_start
+
     actions = queries = 0
     elapsed = cpu = 0.0
     for number in range(hands):
@@ -61,10 +60,13 @@ def play(hands: int):
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_perf")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
     args = parser.parse_args()
+    django_on(args.database, args.redis)
     play(1)  # warm up
     profiler = cProfile.Profile() if args.profile else None
     if profiler:

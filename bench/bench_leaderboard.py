@@ -1,8 +1,9 @@
 """Timing of GET /api/leaderboard/ on a big ledger, per period (issue 7).
 
-Run (PostgreSQL; the database is migrated and seeded on first use, then reused):
+Run (PostgreSQL; the database, `DATABASE_URL` or bh_api on this machine, is created, migrated
+and seeded on first use, then reused):
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bh_api .venv/bin/python bench/bench_leaderboard.py
+    .venv/bin/python bench/bench_leaderboard.py
 
 Seeds 1,000 players (50 of them bots, who must not be ranked) and 200,000 ledger entries
 in bulk (one INSERT … SELECT over generate_series: 90 % hand scores, the rest leave
@@ -20,15 +21,18 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baohuang.settings")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bh_api")
 
 import django  # noqa: E402
 
 django.setup()
 
+from bench_live import prepare_database  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 
@@ -132,7 +136,7 @@ def main() -> None:
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("Set DATABASE_URL to a PostgreSQL database (the seeding uses generate_series).")
-    call_command("migrate", verbosity=0)
+    prepare_database(os.environ["DATABASE_URL"])
     if args.reseed or not seeded():
         start = time.perf_counter()
         seed()
