@@ -31,20 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_live import django_on, process_stat  # noqa: E402
-
-
-def postgres_cpu() -> float:
-    """CPU seconds used so far by every PostgreSQL process of this machine (Linux /proc)."""
-    total = 0.0
-    for process in Path("/proc").glob("[0-9]*"):
-        try:
-            name, seconds = process_stat(int(process.name))
-        except OSError:  # the process ended meanwhile
-            continue
-        if name == "postgres":
-            total += seconds
-    return total
+from bench_live import django_on, services_cpu  # noqa: E402
 
 
 class Way:
@@ -134,7 +121,7 @@ async def play_with(ways: list[Way], hands: int, store) -> None:
         moves.astore_move = store if bare else way  # what ahand_act calls
         hand = await db(deal)(number)
         state, version = hand.state, hand.version
-        before = postgres_cpu()
+        before = services_cpu()["postgres"]
         count = len(way.walls)
         while engine.result(state) is None:
             seat = engine.actors(state)[0]
@@ -147,7 +134,7 @@ async def play_with(ways: list[Way], hands: int, store) -> None:
             way.walls.clear()
             way.cpu = 0.0
         elif not bare:
-            way.postgres += postgres_cpu() - before
+            way.postgres += services_cpu()["postgres"] - before
         assert len(way.walls) > count or number < len(ways), "no move was written by the way timed"
 
 
