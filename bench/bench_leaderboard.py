@@ -9,8 +9,9 @@ Seeds 1,000 players (50 of them bots, who must not be ranked) and 200,000 ledger
 in bulk (one INSERT … SELECT over generate_series: 90 % hand scores, the rest leave
 penalties, 进贡 points and adjustments, in three presets, spread over the last 365 days),
 rebuilds the running totals (`LedgerTotal`, which the services keep on every write and
-the all-time board reads) and gives each player a skill rating per preset, then sends 200 requests per period to the in-process Django app (Django's test client,
-no network, throttling off) and prints median and p99 in milliseconds, plus the
+the all-time board reads) and gives each player a skill rating per preset, then sends
+200 requests (`--requests`) per period to the in-process Django app (Django's test
+client, no network, throttling off) and prints median and p99 in milliseconds, plus the
 database's plan for a period's board with --explain PERIOD. Goal: p99 < 50 ms all time.
 """
 
@@ -104,9 +105,9 @@ def analyze() -> None:
         cursor.execute(f"VACUUM ANALYZE {Rating._meta.db_table}")
 
 
-def timed(client: Client, params: dict) -> list[float]:
+def timed(client: Client, params: dict, requests: int) -> list[float]:
     samples = []
-    for _ in range(REQUESTS):
+    for _ in range(requests):
         start = time.perf_counter()
         response = client.get("/api/leaderboard/", params, HTTP_HOST="localhost")
         samples.append((time.perf_counter() - start) * 1000)
@@ -133,6 +134,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reseed", action="store_true", help="seed again even if the data is there")
     parser.add_argument("--explain", choices=leaderboard.PERIODS, help="print the plan of that period's board")
+    parser.add_argument("--requests", type=int, default=REQUESTS, help="requests per case")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("Set DATABASE_URL to a PostgreSQL database (the seeding uses generate_series).")
@@ -144,7 +146,7 @@ def main() -> None:
         print(f"seeded {PLAYERS} players and {ENTRIES} ledger entries in {time.perf_counter() - start:.1f} s")
     total = LedgerEntry.objects.count()
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-    print(f"ledger: {total} entries; {REQUESTS} requests per case, in process; times in ms; "
+    print(f"ledger: {total} entries; {args.requests} requests per case, in process; times in ms; "
           f"load average {load} on {os.cpu_count()} CPUs")
     rates = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None}}
     with override_settings(REST_FRAMEWORK=rates):
@@ -153,7 +155,7 @@ def main() -> None:
             client.get("/api/leaderboard/", HTTP_HOST="localhost")
         print(f"{'case':<16}{'median':>9}{'p99':>9}{'max':>9}")
         for label, params in CASES:
-            samples = timed(client, params)
+            samples = timed(client, params, args.requests)
             print(f"{label:<16}{statistics.median(samples):9.2f}{p99(samples):9.2f}{max(samples):9.2f}")
     if args.explain:
         explain(args.explain)
