@@ -47,7 +47,10 @@ closed with 1008.
 
 import argparse
 import asyncio
+import contextlib
+import functools
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -80,6 +83,10 @@ def parse_args():
     parser.add_argument("--runs", type=int, default=1,
                         help="play and echo this many times on the same server, each with new rooms, then "
                         "print the runs' medians (one run at one room varied by ±20%% on this machine)")
+    parser.add_argument("--profile", metavar="PATH",
+                        help="record a py-spy profile of the server (only the thread holding the GIL) while "
+                        "the first run's game plays, into PATH, for bench/cpu_split.py (py-spy: "
+                        "requirements-dev.txt); the sampling slows that run's game")
     return parser.parse_args()
 
 
@@ -310,8 +317,9 @@ async def echo_room(table: Table, sockets: list[Socket], count: int, stats: Stat
             return
 
 
-async def run(server_url: str, tables: list[dict], cpu=lambda: None):
-    """Play, then the echo runs; `cpu()` is the server's CPU seconds so far (None: unknown)."""
+async def run(server_url: str, tables: list[dict], cpu=lambda: None, during_game=contextlib.nullcontext):
+    """Play, then the echo runs; `cpu()` is the server's CPU seconds so far (None: unknown),
+    `during_game()` a context the game is played in."""
     from asgiref.sync import sync_to_async
 
     # Connect every seat of every room, and deal (not timed).
@@ -336,8 +344,9 @@ async def run(server_url: str, tables: list[dict], cpu=lambda: None):
 
     print(f"playing {len(rooms)} hands …", flush=True)
     began, used, client, services = time.perf_counter(), cpu(), time.process_time(), services_cpu()
-    await asyncio.gather(*(play_room(table, sockets, moves, start, hand, game)
-                           for (table, sockets), (hand, moves, start) in zip(rooms, plans)))
+    with during_game():
+        await asyncio.gather(*(play_room(table, sockets, moves, start, hand, game)
+                               for (table, sockets), (hand, moves, start) in zip(rooms, plans)))
     game_seconds = time.perf_counter() - began
     game.cpu = None if used is None else cpu() - used
     game.client = time.process_time() - client
@@ -424,8 +433,25 @@ def summary(figures: list[dict]) -> None:
                        for name in ("game", "write", "raw", "loop")))
 
 
+@contextlib.contextmanager
+def profiled(pid: int, path: str):
+    """py-spy records the server process `pid` (this machine's) into `path` meanwhile."""
+    recorder = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(pid),
+                                 "--rate", "250", "--gil", "--format", "raw", "--output", path],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        yield
+    finally:
+        recorder.send_signal(signal.SIGINT)  # py-spy writes what it recorded, then exits
+        _, errors = recorder.communicate()
+        if recorder.returncode != 0 or not Path(path).exists():
+            print(f"py-spy failed: {errors.decode()[-500:]}", flush=True)
+
+
 def main():
     args = parse_args()
+    if args.profile and (args.url or args.workers > 1):
+        sys.exit("--profile records the one server process this script starts: not with --url or --workers")
     django_on(args.database, args.redis)
     from tests.live import Server, channel_prefix, server_env
 
@@ -438,9 +464,12 @@ def main():
                      SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
     figures = []
 
-    def measure(url: str, cpu=lambda: None) -> None:
-        for _ in range(args.runs):
-            figures.append(report(args.rooms, uvloop.run(run(url, make_tables(args.rooms, args.preset), cpu))))
+    def measure(url: str, cpu=lambda: None, pid: int | None = None) -> None:
+        for number in range(args.runs):
+            profiling = args.profile and number == 0
+            during_game = functools.partial(profiled, pid, args.profile) if profiling else contextlib.nullcontext
+            figures.append(report(args.rooms, uvloop.run(run(url, make_tables(args.rooms, args.preset), cpu,
+                                                             during_game))))
 
     if args.url:
         measure(args.url)
@@ -450,7 +479,7 @@ def main():
             options += ("--workers", str(args.workers))
         server = Server(env=env, log_path=ROOT / "var" / "bench_live_uvicorn.log", options=options).start()
         try:
-            measure(server.ws_url, lambda: server_cpu(server.process.pid))
+            measure(server.ws_url, lambda: server_cpu(server.process.pid), server.process.pid)
         finally:
             server.stop()
             import redis

@@ -1,29 +1,30 @@
 """Where the server's CPU goes per move: a py-spy profile of the Uvicorn process, split
 into the steps of one move's path (docs/architecture.md).
 
-Record while `bench/bench_live.py --rooms 20` plays (py-spy: requirements-dev.txt):
+Recorded while `bench/bench_live.py` plays its game (py-spy: requirements-dev.txt):
 
-    py-spy record --pid <uvicorn pid> --duration 12 --rate 200 --gil --format raw --output var/live.raw
+    .venv/bin/python bench/bench_live.py --rooms 20 --profile var/live.raw
     .venv/bin/python bench/cpu_split.py var/live.raw
 
 `--gil` keeps only samples of the thread holding the GIL, so the shares are of the
-process's Python CPU, not of its waiting. Each sample counts once, for the first step
-named on its stack from the outermost frame in (a step inside another is listed before it).
+process's Python CPU, not of its waiting. Each sample counts once, for the first step in
+the lists below that names a frame of its stack.
 """
 
 import argparse
 from collections import Counter
 
-# (step, a piece of the frame's name): specific steps first, then the ones they sit in.
+# (step, a piece of the frame's name): a step that runs inside another is listed before it
+# (the frames are built while PostgreSQL stores the move, the ack is a socket send).
 STEPS = [
-    ("lock + token read (held.locked_token)", "lock_table_of_hand ("),
+    ("frames: views + JSON, per kind (rooms.event_frames)", "rooms/event_frames"),
+    ("state at a version (STATES.at)", "at (rooms/hand_states"),
     ("engine.apply", "apply (baohuang/engine"),
+    ("lock + token read (held.locked_token)", "lock_table_of_hand ("),
     ("INSERT event + UPDATE hand (moves.store_move, astore_move; on the held table, the lock too)", "store_move ("),
     ("COMMIT, then the after-commit hooks (publish …)", "Atomic.__exit__"),
-    ("frames: views + JSON, per kind", "_event_text ("),
-    ("state at a version (STATES.at)", "at (rooms/hand_states"),
-    ("socket send", "send_text ("),
     ("ack", "send_ack ("),
+    ("socket send", "send_text ("),
     ("parse the frame (rooms.frames)", "read (rooms/frames"),
 ]
 CONTAINERS = [
@@ -39,10 +40,9 @@ GENERIC = [
 
 def step_of(stack: list[str]) -> str:
     for steps in (STEPS, CONTAINERS, GENERIC):
-        for frame in stack:
-            for name, piece in steps:
-                if piece in frame:
-                    return name
+        for name, piece in steps:
+            if any(piece in frame for frame in stack):
+                return name
     return "other"
 
 

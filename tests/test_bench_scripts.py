@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -16,6 +17,7 @@ from django.db import connection
 
 from tests.live import ROOT, database_url
 
+PY_SPY = Path(sys.executable).parent / "py-spy"
 needs_postgresql = pytest.mark.skipif("connection.vendor != 'postgresql'",
                                       reason="the script's scratch database is a PostgreSQL one")
 
@@ -80,11 +82,19 @@ def test_the_hand_act_benchmark_plays_a_hand_through_the_service(scratch_databas
 
 
 @needs_postgresql
-def test_the_live_benchmark_plays_and_echoes_a_room_with_no_error(scratch_database):
-    output = run("bench_live.py", "--rooms", "1", "--database", scratch_database, "--redis", redis_url())
+@pytest.mark.skipif(not PY_SPY.exists(), reason="py-spy records the profile: pip install -r requirements-dev.txt")
+def test_the_live_benchmark_plays_and_echoes_a_room_with_no_error_and_profiles_it(scratch_database, tmp_path):
+    profile = tmp_path / "live.raw"
+    output = run("bench_live.py", "--rooms", "1", "--database", scratch_database, "--redis", redis_url(),
+                 "--profile", str(profile))
     for way in ("game", "echo", "write", "raw", "loop"):
         assert re.search(rf"^{way} +\d+ msgs in .* p50 .* errors 0", output, re.MULTILINE), output
     assert "game p50 / echo p50 = " in output and "game, CPU per move: server" in output
+    split = run("cpu_split.py", str(profile))  # the game's steps, found on the server's stacks
+    shares = {name: float(share) for share, name in re.findall(r"^ *(\d+\.\d)%  (.+)$", split, re.MULTILINE)}
+    assert shares["frames: views + JSON, per kind (rooms.event_frames)"] > 0, split
+    assert shares[next(name for name in shares if name.startswith("INSERT event"))] > 0, split
+    assert shares["other"] < 25, split
 
 
 @needs_postgresql
@@ -127,15 +137,18 @@ def test_the_cpu_split_steps_name_code_that_exists():
             assert (ROOT / f"{piece}.py").exists(), step
 
 
-def test_the_cpu_split_counts_each_sample_once_for_its_first_named_step(tmp_path):
+def test_the_cpu_split_counts_each_sample_once_for_the_innermost_step_listed(tmp_path):
+    move = ("run (asyncio/events.py:80);websocket_receive (rooms/consumers.py:207);"
+            "ahand_act (rooms/services/acting.py:50);astore_move (rooms/services/moves.py:133)")
     profile = tmp_path / "live.raw"
-    profile.write_text(
-        "run (asyncio/events.py:80);websocket_receive (rooms/consumers.py:207);"
-        "ahand_act (rooms/services/acting.py:50);astore_move (rooms/services/moves.py:133) 3\n"
-        "run (asyncio/events.py:80);send_text (rooms/consumers.py:415) 1\n"
-        "select (selectors.py:468) 4\n")
+    profile.write_text(f"{move} 3\n"
+                       f"{move};_results (baohuang/loop_database.py:148);"
+                       f"EventFrames.ahead (rooms/event_frames.py:91) 2\n"
+                       "run (asyncio/events.py:80);send_text (rooms/consumers.py:415) 1\n"
+                       "select (selectors.py:468) 4\n")
     output = run("cpu_split.py", str(profile))
-    assert "8 samples holding the GIL" in output
-    assert re.search(r"^ 37\.5%  INSERT event \+ UPDATE hand", output, re.MULTILINE), output
-    assert re.search(r"^ 12\.5%  socket send", output, re.MULTILINE), output
-    assert re.search(r"^ 50\.0%  other", output, re.MULTILINE), output
+    assert "10 samples holding the GIL" in output
+    assert re.search(r"^ 30\.0%  INSERT event \+ UPDATE hand", output, re.MULTILINE), output
+    assert re.search(r"^ 20\.0%  frames: views", output, re.MULTILINE), output
+    assert re.search(r"^ 10\.0%  socket send", output, re.MULTILINE), output
+    assert re.search(r"^ 40\.0%  other", output, re.MULTILINE), output
