@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import psycopg
@@ -33,8 +34,9 @@ def run(script: str, *arguments: str, env: dict | None = None) -> str:
 
 @pytest.fixture
 def scratch_database():
-    """The URL of a database that does not exist yet (the script creates it), dropped after."""
-    name = f"bh_test_bench_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    """The URL of a database that does not exist yet (the script creates it), dropped after;
+    named for this test alone, as other runs of the suite may share the server."""
+    name = f"bh_test_bench_{uuid.uuid4().hex[:12]}"
     url = database_url({**connection.settings_dict, "NAME": name})
     admin = url.rsplit("/", 1)[0] + "/postgres"
 
@@ -42,7 +44,6 @@ def scratch_database():
         with psycopg.connect(admin, autocommit=True) as server:
             server.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-    drop()
     yield url
     drop()
 
