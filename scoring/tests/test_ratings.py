@@ -59,6 +59,16 @@ def test_the_next_hand_starts_from_the_stored_rating(full_table):
     assert set(Rating.objects.filter(preset="classic").values_list("hands", flat=True)) == {2}
 
 
+def test_a_rating_says_when_it_last_moved(full_table):
+    room = full_table("classic")
+    finished_by_engine(room)
+    first = dict(Rating.objects.values_list("player_id", "updated"))
+    finished_by_engine(room)
+
+    second = dict(Rating.objects.values_list("player_id", "updated"))
+    assert second.keys() == first.keys() and all(second[player] > first[player] for player in first)
+
+
 def test_recomputing_from_scratch_gives_the_stored_values(full_table):
     for preset in ("classic", "qingdao", "classic", "lianzhong"):
         room = full_table(preset)
