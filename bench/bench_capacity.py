@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_live import (django_on, make_tables, moves_of, percentile, server_cpu, server_rss,  # noqa: E402
-                        services_cpu)
+                        services_cpu, vacuum)
 
 WAIT = 10.0
 PACE = 2.0
@@ -318,7 +318,9 @@ def main():
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; one move per table every "
           f"{PACE} s ± {JITTER} s; one spectator per {SPECTATOR_EVERY} tables; "
           + (f"a ping per socket every {args.ping:g} s" if args.ping else "no pings"), flush=True)
-    for n in args.tables:
+    for number, n in enumerate(args.tables):
+        if number:
+            vacuum(args.database)  # the first N's was made by django_on
         prefix = channel_prefix()
         env = server_env(database=args.database, redis=args.redis, prefix=prefix, CELERY_QUEUE=f"{prefix}celery",
                          DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0,

@@ -109,6 +109,18 @@ def prepare_database(url: str) -> None:
             connection.execute(f'CREATE DATABASE "{name}"')
     env = {**os.environ, "DATABASE_URL": url}
     subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, env=env, check=True)
+    vacuum(url)
+
+
+def vacuum(url: str) -> None:
+    """VACUUM ANALYZE the scratch database, before each run. A PostgreSQL without
+    autovacuum (this machine's) keeps every dead version of the rows that each move
+    updates, and every run then played slower than the one before: at one room the game's
+    p50 was 1.86 ms before a vacuum and 1.24 ms after it."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute("VACUUM ANALYZE")
 
 
 def django_on(database: str, redis: str) -> None:
@@ -466,6 +478,8 @@ def main():
 
     def measure(url: str, cpu=lambda: None, pid: int | None = None) -> None:
         for number in range(args.runs):
+            if number:
+                vacuum(args.database)  # the first run's was made by django_on
             profiling = args.profile and number == 0
             during_game = functools.partial(profiled, pid, args.profile) if profiling else contextlib.nullcontext
             figures.append(report(args.rooms, uvloop.run(run(url, make_tables(args.rooms, args.preset), cpu,
