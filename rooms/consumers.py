@@ -24,7 +24,8 @@ from rooms.heartbeats import heartbeat
 from rooms.hand_states import STATES
 from rooms.models import Room
 from rooms.notify import room_group
-from rooms.selectors import missed_events, now_ms, room_find, snapshot
+from rooms.room_pictures import PICTURES
+from rooms.selectors import missed_events, now_ms, room_find, snapshot, snapshot_of
 from rooms.services import ahand_act, chat_say, seat_free, seat_leave, seat_ready, trustee_set
 from rooms.services.moderation import ban_refusal
 from rooms.threads import db
@@ -392,7 +393,7 @@ class RoomConsumer(InboxConsumer):
             await self._send_presence(message["seat"], trustee=message["on"], trustee_locked=message["locked"],
                                       trustee_entries=message["entries"])
         else:
-            await self.send_snapshot()  # the table changed shape: seats, a deal, an end
+            await self.send_snapshot(after=message)  # the table changed shape: seats, a deal, an end
 
     async def _send_presence(self, index: int, **flags) -> None:
         if not 0 <= index < len(self.seats):
@@ -430,8 +431,13 @@ class RoomConsumer(InboxConsumer):
             version = self.version
         await self.send_json({"type": "ack", "client_id": client_id, "version": version, "repeated": repeated})
 
-    async def send_snapshot(self) -> None:
-        frame, state = await db(snapshot)(self.room_id, self.user)
+    async def send_snapshot(self, after: dict | None = None) -> None:
+        """A new snapshot for this socket; `after` a broadcast, from the room as read once
+        for all the sockets of this process it reached (`rooms.room_pictures`)."""
+        if after is None:
+            frame, state = await db(snapshot)(self.room_id, self.user)
+        else:
+            frame, state = snapshot_of(await PICTURES.after(after, self.room_id), self.user)
         self.role, self.seat = frame["you"]["role"], frame["you"]["seat"]
         self.seats = frame["seats"]
         hand = frame["hand"]

@@ -2,6 +2,7 @@
 pictures live sockets are sent: the `snapshot` and the events a client missed."""
 
 import time
+from dataclasses import dataclass
 
 from baohuang import engine
 from rooms.frames import PHRASES
@@ -23,13 +24,14 @@ def bot_levels(room_ids: list[int]):
             .values_list("room_id", "player__bot_level"))
 
 
-def may_watch(*, room: Room, user, hand: Hand | None = None) -> bool:
+def may_watch(*, room: Room, user, hand: Hand | None = None, seats: list[Seat] | None = None) -> bool:
     """Whether `user` may follow the room's play from outside a seat: its spectator view,
     events and chat — on every path (socket, pages, API).
 
     Everyone when the room's option `allow_spectators` is on (the default). Off, only
     staff, the room's players (a seat, also one left mid-hand) and the players dealt into
-    `hand`; a signed-in visitor sees the seats, to sit down, and nothing else.
+    `hand`; a signed-in visitor sees the seats, to sit down, and nothing else. Given the
+    room's `seats` (all of them, as read with the room), no query is made.
     """
     if room.options.get("allow_spectators", True):
         return True
@@ -37,6 +39,8 @@ def may_watch(*, room: Room, user, hand: Hand | None = None) -> bool:
         return False
     if user.is_staff or (hand is not None and user.pk in hand.players):
         return True
+    if seats is not None:
+        return any(seat.player_id == user.pk for seat in seats)
     return Seat.objects.filter(room=room, player=user).exists()
 
 
@@ -91,18 +95,49 @@ def role_of(room: Room, seats: list, user) -> tuple[str, int | None]:
         for seat in seats:
             if seat.player_id == user.pk and not seat.left:
                 return "player", seat.index
-    if may_watch(room=room, user=user):
+    if may_watch(room=room, user=user, seats=seats):
         return "spectator", None
     return "visitor", None
+
+
+@dataclass(frozen=True)
+class RoomPicture:
+    """What every socket of a room is shown alike, read once (`room_picture`): the room,
+    its seats with their players, its latest hand, the chat and who played that hand.
+    Each socket's `snapshot` is made from it for its user (`snapshot_of`), with no query."""
+
+    room: Room
+    seats: list[Seat]
+    hand: Hand | None
+    chat: list[dict]  # the latest CHAT_HISTORY lines, oldest first
+    players: list[dict | None] | None  # the hand's players by seat (`hand_players`)
+
+
+def room_picture(room_id: int) -> RoomPicture:
+    room = Room.objects.get(pk=room_id)
+    seats = list(room.seats.select_related("player").order_by("index"))
+    hand = Hand.objects.filter(room=room).order_by("-number").first()
+    return RoomPicture(
+        room=room,
+        seats=seats,
+        hand=hand,
+        chat=[chat_record(message) for message in reversed(
+            ChatMessage.objects.filter(room=room).select_related("player").order_by("-id")[:CHAT_HISTORY])],
+        players=None if hand is None else hand_players(hand=hand),
+    )
 
 
 def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
     """The whole picture for this user now (the `snapshot` frame), and the engine state it
     was built from (None without a hand), which the socket keeps for the next event."""
-    room = Room.objects.get(pk=room_id)
-    seats = list(room.seats.select_related("player").order_by("index"))
+    return snapshot_of(room_picture(room_id), user)
+
+
+def snapshot_of(picture: RoomPicture, user) -> tuple[dict, dict | None]:
+    """`snapshot` from a picture already read: the frame is the user's own (its seats are
+    new dicts), the picture is not changed."""
+    room, seats, hand = picture.room, picture.seats, picture.hand
     role, seat = role_of(room, seats, user)
-    hand = Hand.objects.filter(room=room).order_by("-number").first()
     signed_in = user is not None and user.is_authenticated
     frame = {
         "type": "snapshot",
@@ -114,8 +149,7 @@ def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
         "hand": None,
         "version": None,
         "phrases": PHRASES,
-        "chat": [] if role == "visitor" else [chat_record(message) for message in reversed(
-            ChatMessage.objects.filter(room=room).select_related("player").order_by("-id")[:CHAT_HISTORY])],
+        "chat": [] if role == "visitor" else picture.chat,
     }
     if hand is not None:
         # An ended hand is shown as its own players saw it (the seat they played, even
@@ -127,7 +161,7 @@ def snapshot(room_id: int, user) -> tuple[dict, dict | None]:
             "running": hand.running,
             "version": hand.version,
             "deadline": epoch_ms(hand.deadline),
-            "players": hand_players(hand=hand),
+            "players": picture.players,
             "seat": played,
             "dissolves": hand.running and any(each.trustee for each in seats),
             "view": None if role == "visitor" and played is None else engine.view(hand.state, played),

@@ -6,7 +6,7 @@ import pytest
 
 from baohuang import engine
 from rooms.frames import PHRASES
-from rooms.selectors import CHAT_HISTORY
+from rooms.selectors import CHAT_HISTORY, room_picture
 from rooms.models import ChatMessage, Hand, HandEvent, Room, Seat
 from rooms.services import hand_act, hand_start, player_guest, room_create, room_dissolve, seat_take
 from tests.live import (Client, anyio_backend, closed_at_the_end, db, isolated_prefix,  # noqa: F401
@@ -95,6 +95,32 @@ async def test_an_anonymous_socket_watches_with_the_spectator_view(table):
     assert "hand" not in spectator["hand"]["view"] and spectator["hand"]["view"]["seat"] is None
     assert snap["hand"]["view"]["hand"] == (await db(lambda: Hand.objects.get(room=room).state)())["hands"][4]
     await close_all(players, watcher)
+
+
+async def test_a_broadcast_that_sends_snapshots_reads_the_room_once_for_all_its_sockets(table, frank, monkeypatch):
+    import rooms.room_pictures
+
+    room, sessions = table
+    reads = []
+
+    def counted(room_id):
+        reads.append(room_id)
+        return room_picture(room_id)
+
+    monkeypatch.setattr(rooms.room_pictures, "room_picture", counted)
+    watchers = [await joined(room), await joined(room, frank[1])]
+    players = await seated(room, sessions)
+    hand = await db(hand_start)(room_id=room.pk)
+    state = (await db(lambda: Hand.objects.get(pk=hand.pk))()).state
+    for index, client in enumerate(players):  # each frame is its reader's own
+        snap = await client.expect("snapshot")
+        assert snap["you"]["seat"] == index and snap["hand"]["view"] == engine.view(state, index)
+    for client in watchers:
+        snap = await client.expect("snapshot")
+        assert snap["you"]["role"] == "spectator" and snap["hand"]["view"] == engine.view(state, None)
+    assert watchers[1].frames[-1]["you"]["player"]["name"] == "frank" and watchers[0].frames[-1]["you"]["player"] is None
+    assert reads == [room.pk]  # one read for the seven sockets (their connects read for themselves)
+    await close_all(players, watchers)
 
 
 async def test_an_anonymous_socket_is_closed_when_the_room_allows_no_spectators(players):
