@@ -25,7 +25,8 @@ class RoomPictures:
     KEEP = 256  # broadcasts remembered: far more than a process's sockets handle at once
 
     def __init__(self):
-        # (loop, message) ids → (the loop and the message, kept so their ids are not reused; the read)
+        # (loop, message) ids → (the loop and the message, kept alive so no other object
+        # takes their ids while the entry is here; the read)
         self._reads: OrderedDict[tuple[int, int], tuple[asyncio.AbstractEventLoop, dict, asyncio.Future]] = \
             OrderedDict()
 
@@ -34,7 +35,7 @@ class RoomPictures:
         loop = asyncio.get_running_loop()
         key = (id(loop), id(message))
         kept = self._reads.get(key)
-        if kept is None or kept[0] is not loop or kept[1] is not message:
+        if kept is None:
             kept = self._reads[key] = (loop, message, asyncio.ensure_future(db(room_picture)(room_id)))
             while len(self._reads) > self.KEEP:
                 self._reads.popitem(last=False)
