@@ -2,6 +2,10 @@
 
 Room services call these inside their own transaction (with the room row locked); the
 functions are atomic themselves too, so they are safe to call alone (admin adjustments).
+Those the end of a hand calls (`hand_score`, `hand_rate`, `debts_create`) make no savepoint
+inside the caller's transaction (`savepoint=False`): nothing there recovers from their errors,
+which roll back the whole move, as they must, and the savepoints were four more round trips
+in the transaction that holds the room's lock.
 """
 
 import math
@@ -20,13 +24,18 @@ LEAVE_PENALTY = -40  # RULES §8 (seed 002): leaving once a hand has started, or
 
 
 def _entry(*, player_id, kind, points, room=None, hand=None, note="", won=None, staff=None) -> LedgerEntry:
+    """A new entry, not stored yet (`_entries_write` stores a call's entries together)."""
     # `preset` and `won` are copied onto the entry so the leaderboard aggregates one table.
-    # Callers add the entries they wrote to the totals with `totals_add`.
     preset = hand.preset if hand is not None else room.preset if room is not None else ""
-    return LedgerEntry.objects.create(
-        player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note, preset=preset, won=won,
-        staff=staff,
-    )
+    return LedgerEntry(player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note, preset=preset,
+                       won=won, staff=staff)
+
+
+def _entries_write(entries: list[LedgerEntry]) -> list[LedgerEntry]:
+    """Store new entries in one `INSERT` and add them to their players' totals."""
+    LedgerEntry.objects.bulk_create(entries)
+    totals_add(entries)
+    return entries
 
 
 def totals_add(entries: list[LedgerEntry]) -> None:
@@ -44,15 +53,18 @@ def totals_add(entries: list[LedgerEntry]) -> None:
         row[0] += entry.points
         row[1] += entry.kind == LedgerEntry.Kind.HAND_SCORE
         row[2] += entry.won is True
+    if not sums:
+        return
+    rows = sorted(sums.items())
     table = LedgerTotal._meta.db_table
-    with connection.cursor() as cursor:
-        for (player_id, preset), (points, hands, wins) in sorted(sums.items()):
-            cursor.execute(
-                f"INSERT INTO {table} (player_id, preset, points, hands, wins) VALUES (%s, %s, %s, %s, %s) "
-                f"ON CONFLICT (player_id, preset) DO UPDATE SET points = {table}.points + excluded.points, "
-                f"hands = {table}.hands + excluded.hands, wins = {table}.wins + excluded.wins",
-                [player_id, preset, points, hands, wins],
-            )
+    with connection.cursor() as cursor:  # one statement, its rows upserted in the order given
+        cursor.execute(
+            f"INSERT INTO {table} (player_id, preset, points, hands, wins) VALUES "
+            f"{', '.join(['(%s, %s, %s, %s, %s)'] * len(rows))} "
+            f"ON CONFLICT (player_id, preset) DO UPDATE SET points = {table}.points + excluded.points, "
+            f"hands = {table}.hands + excluded.hands, wins = {table}.wins + excluded.wins",
+            [value for key, sum_row in rows for value in (*key, *sum_row)],
+        )
 
 
 @transaction.atomic
@@ -82,12 +94,12 @@ def seat_won(result: dict | None, seat: int) -> bool | None:
     return (seat in emperor_side) == (result["outcome"] == "win")
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def hand_score(*, hand, scores: list[int]) -> list[LedgerEntry]:
     """One `hand_score` entry per seat, for the player dealt into it."""
     if len(scores) != len(hand.players):
         raise ValueError(f"{len(scores)} scores for {len(hand.players)} seats")
-    entries = [
+    entries = _entries_write([
         _entry(
             player_id=player_id,
             kind=LedgerEntry.Kind.HAND_SCORE,
@@ -98,8 +110,7 @@ def hand_score(*, hand, scores: list[int]) -> list[LedgerEntry]:
             won=seat_won(hand.result, seat),
         )
         for seat, (player_id, points) in enumerate(zip(hand.players, scores))
-    ]
-    totals_add(entries)
+    ])
     hand_rate(hand=hand)
     return entries
 
@@ -129,7 +140,7 @@ def _bots(player_ids) -> set[int]:
     return set(get_user_model().objects.filter(pk__in=player_ids, is_bot=True).values_list("pk", flat=True))
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def hand_rate(*, hand) -> list[RatingChange]:
     """Move the skill ratings of a scored hand's players (`scoring.skill`); [] if not rated.
 
@@ -221,8 +232,7 @@ def leave_penalty(*, player, room, hand, note: str) -> LedgerEntry:
     entry = _entry(
         player_id=player.pk, kind=LedgerEntry.Kind.LEAVE_PENALTY, points=LEAVE_PENALTY, room=room, hand=hand, note=note
     )
-    totals_add([entry])
-    return entry
+    return _entries_write([entry])[0]
 
 
 @transaction.atomic
@@ -235,15 +245,14 @@ def ledger_adjust(*, player, points: int, note: str, room=None, staff=None) -> L
         raise ServiceError("note_required", "Say why the points are adjusted.")
     entry = _entry(player_id=player.pk, kind=LedgerEntry.Kind.ADJUSTMENT, points=points, room=room, note=note.strip(),
                    staff=staff)
-    totals_add([entry])
-    return entry
+    return _entries_write([entry])[0]
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def debts_create(*, hand, debts: list[dict]) -> list[TributeDebt]:
     """Record the 进贡 owed for the next hand from the engine's `result["tribute"]`."""
-    return [
-        TributeDebt.objects.create(
+    return TributeDebt.objects.bulk_create([
+        TributeDebt(
             room=hand.room,
             hand=hand,
             payer_id=hand.players[debt["from"]],
@@ -255,7 +264,7 @@ def debts_create(*, hand, debts: list[dict]) -> list[TributeDebt]:
         )
         for debt in debts
         if debt["cards"] > 0
-    ]
+    ])
 
 
 @transaction.atomic
@@ -293,5 +302,5 @@ def debts_convert(*, room, player=None) -> list[TributeDebt]:
         debt.settled = now
         debt.save(update_fields=["status", "settled"])
         converted.append(debt)
-    totals_add(entries)
+    _entries_write(entries)
     return converted

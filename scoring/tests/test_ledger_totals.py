@@ -1,9 +1,13 @@
 """Every ledger write keeps the running totals (LedgerTotal) and the entry's preset and win flag."""
 
+from django.db import connection
 from django.db.models import Count, Q, Sum
+from django.test.utils import CaptureQueriesContext
 
+from baohuang import engine
+from rooms.models import Hand
 from rooms.services import hand_start, player_kick, seat_leave
-from rooms.tests.play import play_to_end
+from rooms.tests.play import play_to_end, step
 from scoring.models import LedgerEntry, LedgerTotal, TributeDebt
 from scoring.services import ledger_adjust, seat_won, totals_rebuild
 
@@ -35,6 +39,40 @@ def test_totals_follow_hands_leaving_tribute_points_and_adjustments(full_table, 
     assert LedgerEntry.objects.filter(kind="leave_penalty").exists()
     assert totals() == sums_of_the_ledger()
     assert {row[1] for row in totals()} == {"qingdao", ""}
+
+
+def last_move_of_a_scored_hand(room) -> list[str]:
+    """Play hands of `room` until one is scored; the SQL of that hand's last move."""
+    for _ in range(10):  # 黄庄 (everyone refused the throne) is rare: deal again
+        hand_id = hand_start(room_id=room.pk).pk
+        while True:
+            hand = Hand.objects.get(pk=hand_id)
+            seat = engine.actors(hand.state)[0]
+            action = engine.autoplay(hand.state, seat)
+            after, _ = engine.apply(hand.state, {**action, "seat": seat})
+            if engine.result(after) is not None:
+                break
+            step(hand_id, action)
+        with CaptureQueriesContext(connection) as queries:
+            step(hand_id, action)
+        if Hand.objects.get(pk=hand_id).scored:
+            return [query["sql"] for query in queries.captured_queries]
+    raise AssertionError("ten void hands in a row")
+
+
+def test_a_hands_end_writes_its_entries_totals_and_debts_in_one_statement_each_with_no_savepoint_of_its_own(full_table):
+    statements = last_move_of_a_scored_hand(full_table("qingdao"))
+
+    def count(start):
+        return sum(1 for sql in statements if sql.lstrip().upper().startswith(start.upper()))
+
+    assert count('INSERT INTO "scoring_ledgerentry"') == 1
+    assert count("INSERT INTO scoring_ledgertotal") == 1
+    assert count('INSERT INTO "scoring_tributedebt"') <= 1
+    # One: the move's own transaction, nested in the test's (none of the scoring's own).
+    assert count("SAVEPOINT") == 1, "\n".join(sql[:100] for sql in statements)
+    assert LedgerEntry.objects.filter(kind="hand_score").count() == 5
+    assert totals() == sums_of_the_ledger()
 
 
 def test_rebuilding_the_totals_from_the_ledger_changes_nothing(full_table, players):
