@@ -27,8 +27,11 @@ def _entry(*, player_id, kind, points, room=None, hand=None, note="", won=None, 
     """A new entry, not stored yet (`_entries_write` stores a call's entries together)."""
     # `preset` and `won` are copied onto the entry so the leaderboard aggregates one table.
     preset = hand.preset if hand is not None else room.preset if room is not None else ""
-    return LedgerEntry(player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note, preset=preset,
-                       won=won, staff=staff)
+    entry = LedgerEntry(player_id=player_id, kind=kind, points=points, room=room, hand=hand, note=note, preset=preset,
+                        won=won, staff=staff)
+    if room is None and hand is not None:
+        entry.room_id = hand.room_id  # the hand's room, with no read of it
+    return entry
 
 
 def _entries_write(entries: list[LedgerEntry]) -> list[LedgerEntry]:
@@ -104,7 +107,6 @@ def hand_score(*, hand, scores: list[int]) -> list[LedgerEntry]:
             player_id=player_id,
             kind=LedgerEntry.Kind.HAND_SCORE,
             points=points,
-            room=hand.room,
             hand=hand,
             note=f"hand {hand.number}, seat {seat}",
             won=seat_won(hand.result, seat),
@@ -165,9 +167,26 @@ def hand_rate(*, hand) -> list[RatingChange]:
                                     mu=after[seat].mu, sigma=after[seat].sigma))
         rating.mu, rating.sigma, rating.ordinal = after[seat].mu, after[seat].sigma, after[seat].ordinal
         rating.hands += 1
-    for rating in ratings.values():  # one UPDATE each: `bulk_update`'s CASE per column cost 2.5 times the CPU
-        rating.save(update_fields=["mu", "sigma", "ordinal", "hands", "updated"])
+    _ratings_write(ratings.values())
     return RatingChange.objects.bulk_create(changes)
+
+
+def _ratings_write(ratings) -> None:
+    """Store locked `Rating` rows' new values in one statement: an upsert whose rows all
+    exist. (Five `save`s cost ten times its CPU on PostgreSQL, and `bulk_update`, which
+    builds a `CASE` per column, 2.5 times theirs.)"""
+    moment = connection.ops.adapt_datetimefield_value(timezone.now())
+    rows = [(rating.player_id, rating.preset, rating.mu, rating.sigma, rating.ordinal, rating.hands, moment)
+            for rating in ratings]
+    table = Rating._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (player_id, preset, mu, sigma, ordinal, hands, updated) VALUES "
+            f"{', '.join(['(%s, %s, %s, %s, %s, %s, %s)'] * len(rows))} "
+            f"ON CONFLICT (player_id, preset) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            f"ordinal = excluded.ordinal, hands = excluded.hands, updated = excluded.updated",
+            [value for row in rows for value in row],
+        )
 
 
 def ratings_recompute(*, write: bool = False) -> tuple[int, int]:

@@ -79,24 +79,31 @@ def mark_attendance(room: Room, seats: list[Seat]) -> None:
         room.save(update_fields=["unattended_since"])
 
 
-def ready_clock(room: Room, seats: list[Seat]) -> None:
+def ready_clock(room: Room, seats: list[Seat], *, saving: tuple[str, ...] = (), running: bool | None = None) -> None:
     """准备: keep `room.ready_due` (caller holds the lock).
 
     The table waits for ready while all five seats are taken between hands and someone
     is not ready. The wait starts when that begins (the last seat is taken, or a hand
     ends) and keeps its due time until it stops (a deal, or a seat emptied); a new wait
     gets the room's full `ready_time` again.
+
+    `saving`: other fields of `room` the caller changed, saved in the same `UPDATE`;
+    `running`: whether a hand is running, when the caller knows (else it is read).
     """
     waiting = (all(seat.player_id is not None for seat in seats) and not all(seat.ready for seat in seats)
-               and room.status == Room.Status.OPEN and running_hand(room) is None)
+               and room.status == Room.Status.OPEN
+               and not (running if running is not None else running_hand(room) is not None))
     if not waiting:
         due = None
     else:
         seconds = room.options.get("ready_time", DEFAULT_OPTIONS["ready_time"])
         due = room.ready_due or timezone.now() + timedelta(seconds=seconds)
+    fields = list(saving)
     if due != room.ready_due:
         room.ready_due = due
-        room.save(update_fields=["ready_due"])
+        fields.append("ready_due")
+    if fields:
+        room.save(update_fields=fields)
 
 
 def dissolve(room: Room, seats: list[Seat], *, reason: str) -> None:

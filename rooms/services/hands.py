@@ -245,8 +245,8 @@ def _finish(room: Room, hand: Hand, seats: list[Seat]) -> Hand | None:
         dissolve(room, seats, reason="a seat was under 托管 at the end of the hand")  # RULES §8
     else:
         room.status = Room.Status.OPEN
-        room.save(update_fields=["status", "updated"])
-        ready_clock(room, seats)  # 准备 for the next hand (the deal reset the flags)
+        # 准备 for the next hand (the deal reset the flags), in the same UPDATE
+        ready_clock(room, seats, saving=("status", "updated"), running=False)
     return None
 
 

@@ -10,7 +10,7 @@ from rooms.services import hand_start, player_kick, seat_leave
 from rooms.services.common import running_hand
 from rooms.tests.play import play_to_end, step
 from scoring.models import LedgerEntry, LedgerTotal, TributeDebt
-from scoring.services import ledger_adjust, seat_won, totals_rebuild
+from scoring.services import ledger_adjust, ratings_recompute, seat_won, totals_rebuild
 
 
 def totals():
@@ -74,6 +74,24 @@ def test_a_hands_end_writes_its_entries_totals_and_debts_in_one_statement_each_w
     assert count("SAVEPOINT") == 1, "\n".join(sql[:100] for sql in statements)
     assert LedgerEntry.objects.filter(kind="hand_score").count() == 5
     assert totals() == sums_of_the_ledger()
+
+
+def test_a_hands_end_writes_the_ratings_in_one_statement_and_the_room_once_without_reading_it(full_table):
+    room = full_table("classic")
+    statements = last_move_of_a_scored_hand(room)
+    after_the_move = statements[[i for i, sql in enumerate(statements) if 'INTO "rooms_handevent"' in sql][-1]:]
+
+    def count(start):
+        return sum(1 for sql in after_the_move if sql.lstrip().upper().startswith(start.upper()))
+
+    assert count('UPDATE "scoring_rating"') == 0 and count("INSERT INTO scoring_rating") == 1
+    assert count('UPDATE "rooms_room"') == 1, "\n".join(sql[:100] for sql in after_the_move)
+    assert count('SELECT "rooms_room"') == count('SELECT "rooms_hand"') == 0  # no read of the room, nor the hand
+    room.refresh_from_db()
+    assert room.status == "open" and room.ready_due is not None  # the wait for 准备 has started
+    hand = Hand.objects.filter(room=room, scored=True).get()
+    assert set(LedgerEntry.objects.filter(hand=hand).values_list("room_id", flat=True)) == {room.pk}
+    assert ratings_recompute() == (1, 0)  # the ratings stored are the ones the hand gives
 
 
 def test_rebuilding_the_totals_from_the_ledger_changes_nothing(full_table, players):
