@@ -56,17 +56,24 @@ def totals_add(entries: list[LedgerEntry]) -> None:
         row[0] += entry.points
         row[1] += entry.kind == LedgerEntry.Kind.HAND_SCORE
         row[2] += entry.won is True
-    if not sums:
-        return
-    rows = sorted(sums.items())
     table = LedgerTotal._meta.db_table
-    with connection.cursor() as cursor:  # one statement, its rows upserted in the order given
+    _upsert(table, ("points", "hands", "wins"), [(*key, *sum_row) for key, sum_row in sorted(sums.items())],
+            f"points = {table}.points + excluded.points, hands = {table}.hands + excluded.hands, "
+            f"wins = {table}.wins + excluded.wins")
+
+
+def _upsert(table: str, columns: tuple[str, ...], rows: list[tuple], updates: str) -> None:
+    """One statement: insert `rows` of (player_id, preset, *columns) into `table`, or, where
+    that player and preset have a row, apply `updates` to it; the rows in the order given."""
+    if not rows:
+        return
+    names = ("player_id", "preset", *columns)
+    with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (player_id, preset, points, hands, wins) VALUES "
-            f"{', '.join(['(%s, %s, %s, %s, %s)'] * len(rows))} "
-            f"ON CONFLICT (player_id, preset) DO UPDATE SET points = {table}.points + excluded.points, "
-            f"hands = {table}.hands + excluded.hands, wins = {table}.wins + excluded.wins",
-            [value for key, sum_row in rows for value in (*key, *sum_row)],
+            f"INSERT INTO {table} ({', '.join(names)}) VALUES "
+            f"{', '.join(['(' + ', '.join(['%s'] * len(names)) + ')'] * len(rows))} "
+            f"ON CONFLICT (player_id, preset) DO UPDATE SET {updates}",
+            [value for row in rows for value in row],
         )
 
 
@@ -176,17 +183,11 @@ def _ratings_write(ratings) -> None:
     exist. (Five `save`s cost ten times its CPU on PostgreSQL, and `bulk_update`, which
     builds a `CASE` per column, 2.5 times theirs.)"""
     moment = connection.ops.adapt_datetimefield_value(timezone.now())
-    rows = [(rating.player_id, rating.preset, rating.mu, rating.sigma, rating.ordinal, rating.hands, moment)
-            for rating in ratings]
-    table = Rating._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (player_id, preset, mu, sigma, ordinal, hands, updated) VALUES "
-            f"{', '.join(['(%s, %s, %s, %s, %s, %s, %s)'] * len(rows))} "
-            f"ON CONFLICT (player_id, preset) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-            f"ordinal = excluded.ordinal, hands = excluded.hands, updated = excluded.updated",
-            [value for row in rows for value in row],
-        )
+    columns = ("mu", "sigma", "ordinal", "hands", "updated")
+    _upsert(Rating._meta.db_table, columns,
+            [(rating.player_id, rating.preset, rating.mu, rating.sigma, rating.ordinal, rating.hands, moment)
+             for rating in ratings],
+            ", ".join(f"{column} = excluded.{column}" for column in columns))
 
 
 def ratings_recompute(*, write: bool = False) -> tuple[int, int]:
@@ -272,7 +273,7 @@ def debts_create(*, hand, debts: list[dict]) -> list[TributeDebt]:
     """Record the 进贡 owed for the next hand from the engine's `result["tribute"]`."""
     return TributeDebt.objects.bulk_create([
         TributeDebt(
-            room=hand.room,
+            room_id=hand.room_id,
             hand=hand,
             payer_id=hand.players[debt["from"]],
             receiver_id=hand.players[debt["to"]],

@@ -90,9 +90,10 @@ def ready_clock(room: Room, seats: list[Seat], *, saving: tuple[str, ...] = (), 
     `saving`: other fields of `room` the caller changed, saved in the same `UPDATE`;
     `running`: whether a hand is running, when the caller knows (else it is read).
     """
+    if running is None:
+        running = running_hand(room) is not None
     waiting = (all(seat.player_id is not None for seat in seats) and not all(seat.ready for seat in seats)
-               and room.status == Room.Status.OPEN
-               and not (running if running is not None else running_hand(room) is not None))
+               and room.status == Room.Status.OPEN and not running)
     if not waiting:
         due = None
     else:
