@@ -24,6 +24,12 @@ export function svg(tag, attrs = {}, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
+/** Set a node's text only when it differs: text written anew, even the same, lays the page
+ * out again, and the countdowns write four times a second on every page of the table. */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 /** Replace a panel's children only when `signature` changed (keeps focus and clicks steady). */
 const signatures = new WeakMap();
 export function replaceIfChanged(node, signature, build) {

@@ -2,7 +2,7 @@
 // from it (render/*.js). The page never decides the rules: buttons come from the view's
 // `may` / `choices`, and refusals are worded from their codes (i18n.js).
 
-import { $ } from "./dom.js";
+import { $, setText } from "./dom.js";
 import { Connection, newClientId } from "./connection.js";
 import { apply, begin, createStore, mySeat, myTurn, msLeft, readyLeft, resend, running, view } from "./store.js";
 import { keepAwake, lastSeconds, muted, turnSignals } from "./signals.js";
@@ -128,7 +128,7 @@ function render() {
   root.dataset.myTurn = myTurn(store) ? "1" : "0";
   root.dataset.role = store.you ? store.you.role : "";
   root.dataset.pending = store.pending ? store.pending.client_id : "";
-  $("hand-no").textContent = store.hand ? T.handNumber.replace("%(n)s", store.hand.number) : "";
+  setText($("hand-no"), store.hand ? T.handNumber.replace("%(n)s", store.hand.number) : "");
   $("watching").hidden = !(store.you && store.you.role && store.you.role !== "player");
   renderSeats(ctx);
   renderCenter(ctx);

@@ -1,7 +1,7 @@
 // The middle of the table: the top set and who played it, whose turn it is, the bidding
 // or declaration window, the called card, qingdao's tribute and 买3 at the deal.
 
-import { $, el } from "../dom.js";
+import { $, el, setText } from "../dom.js";
 import { fmt, seatName } from "../i18n.js";
 import { mySeat, readyLeft, running, seatPlayer, view } from "../store.js";
 import { cardNode, cardRow } from "./card.js";
@@ -68,7 +68,7 @@ function betweenHands(ctx, v, name) {
 export function tickReady(store, T, now = Date.now()) {
   const clock = $("ready-clock");
   const left = readyLeft(store, now);
-  if (clock && left !== null) clock.textContent = readyClockText(T, left);
+  if (clock && left !== null) setText(clock, readyClockText(T, left));
 }
 
 const readyClockText = (T, left) => (left > 0 ? fmt(T.readyClock, { s: Math.ceil(left / 1000) }) : T.readyOver);

@@ -3,7 +3,7 @@
 // each live `chat` frame appends one. Closed by default on the table (it would cover the
 // hand); the toggle shows how many lines came in meanwhile.
 
-import { $, el } from "../dom.js";
+import { $, el, setText } from "../dom.js";
 import { fmt, playerName } from "../i18n.js";
 
 const CHAT_LINES = 100;
@@ -59,7 +59,7 @@ export function addChat(record, T) {
 function renderUnread(T) {
   const badge = $("chat-unread");
   badge.hidden = !chat.unread;
-  badge.textContent = chat.unread ? fmt(T.chatUnread, { n: chat.unread }) : "";
+  setText(badge, chat.unread ? fmt(T.chatUnread, { n: chat.unread }) : "");
 }
 
 export function renderChat(ctx) {

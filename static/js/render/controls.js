@@ -2,7 +2,7 @@
 // When nothing in the hand beats the top set the bar says so and offers 要不起 (pass)
 // in place of 过; 出牌 and 提示 stay, disabled, so the bar never jumps.
 
-import { $, el, replaceIfChanged } from "../dom.js";
+import { $, el, replaceIfChanged, setText } from "../dom.js";
 import { cannotBeat, may, mySeat, myTurn, running, view } from "../store.js";
 
 export function renderControls(ctx, handlers) {
@@ -43,5 +43,5 @@ export function renderControls(ctx, handlers) {
   const controls = $("controls");
   const focused = document.activeElement && controls.contains(document.activeElement) ? document.activeElement.dataset.action : null;
   if (replaceIfChanged(controls, signature, () => nodes) && focused) controls.querySelector(`[data-action="${focused}"]`)?.focus();
-  $("turn-note").textContent = stuck ? T.noBeat : "";
+  setText($("turn-note"), stuck ? T.noBeat : "");
 }

@@ -3,7 +3,7 @@
 // name, cards left (报牌), role badges, online state, the countdown ring and what the
 // seat last did this round.
 
-import { $, el, svg } from "../dom.js";
+import { $, el, setText, svg } from "../dom.js";
 import { fmt, playerName } from "../i18n.js";
 import { mayFree, mySeat, running, view } from "../store.js";
 import { cardRow } from "./card.js";
@@ -150,7 +150,7 @@ export function tickSeats(store, T, now = Date.now()) {
     box.classList.toggle("urgent", left <= 5000);
     if (timer) {
       const seconds = Math.ceil(left / 1000);
-      timer.textContent = box.classList.contains("offline") ? fmt(T.secondsToTrustee, { s: seconds }) : fmt(T.seconds, { s: seconds });
+      setText(timer, box.classList.contains("offline") ? fmt(T.secondsToTrustee, { s: seconds }) : fmt(T.seconds, { s: seconds }));
     }
   }
 }
