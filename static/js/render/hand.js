@@ -22,6 +22,11 @@ export function selectCards(store, ui, cards) {
   ui.selected = keysOf(shownCards(store, ui), cards);
 }
 
+// The hand box's width as the last layout left it (kept by a ResizeObserver, `wireHand`):
+// read in a render, after the seats and the centre were redrawn, clientWidth would make
+// the browser lay the page out at once, then again for the frame.
+let boxWidth = 0;
+
 export function renderHand(ctx) {
   const { store, ui, T } = ctx;
   const v = view(store);
@@ -35,7 +40,7 @@ export function renderHand(ctx) {
   }
   $("mine").hidden = !v || !v.hand;
   const box = $("hand");
-  const width = box.clientWidth || window.innerWidth;
+  const width = boxWidth || window.innerWidth;
   // Rebuilt only when the cards or the layout change: a frame arriving mid-swipe keeps
   // the nodes under the finger; the selection is only a class.
   const signature = `${handKey}|${ui.sort}|${width}`;
@@ -75,6 +80,14 @@ function showSelection(box, ui) {
 export function wireHand(ctx, changed) {
   const box = $("hand");
   const { ui } = ctx;
+  // After a layout that changed the box's width (the page's first, a turned phone, a
+  // panel opened): lay the cards out again for it. (A resized window also redraws them,
+  // main.js: the cards' size follows the window's height too.)
+  new ResizeObserver(() => {
+    if (box.clientWidth === boxWidth) return;
+    boxWidth = box.clientWidth;
+    renderHand(ctx);
+  }).observe(box);
   let drag = null; // {before, keys, from, to, on, pointer}
   const cardAt = (x, y) => {
     const node = document.elementFromPoint(x, y);
