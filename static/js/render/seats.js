@@ -3,7 +3,7 @@
 // name, cards left (报牌), role badges, online state, the countdown ring and what the
 // seat last did this round.
 
-import { $, el, setText, svg } from "../dom.js";
+import { $, el, replaceIfChanged, setText, svg } from "../dom.js";
 import { fmt, playerName } from "../i18n.js";
 import { mayFree, mySeat, running, view } from "../store.js";
 import { cardRow } from "./card.js";
@@ -21,7 +21,10 @@ export function renderSeats(ctx) {
     const box = $(`seat-pos-${position}`);
     const seat = store.seats[index] || {};
     const turn = Boolean(v && running(store) && v.actors.includes(index));
-    box.replaceChildren(...seatContent(ctx, index, v, turn).filter(Boolean));
+    // A seat is drawn again only when what it shows changed (a move changes two or three of
+    // the five): the browser restyles, lays out and paints only those.
+    const nodes = seatContent(ctx, index, v, turn).filter(Boolean);
+    replaceIfChanged(box, nodes.map((node) => node.outerHTML).join(""), () => nodes);
     box.className = ["seat", `pos-${position}`, index === mySeat(store) ? "me" : "", turn ? "turn" : "",
       seat.player ? "" : "empty", seat.player && seat.player.bot ? "bot" : "", seat.player && !seat.online && !seat.player.bot ? "offline" : "",
       seat.trustee ? "trustee" : ""].filter(Boolean).join(" ");
