@@ -298,6 +298,36 @@ def test_one_human_and_four_bots_play_a_hand_through_a_dropped_socket(browser, s
     assert_score_sheet_matches(human, room)
 
 
+SEATS_KEPT_JS = """(change) => {
+  // Mark every seat's nodes, draw the page again (after changing one seat's data, when
+  // asked), and report which seats still show the marked nodes, in one turn of the page.
+  const {store, render} = window.bhTable;
+  for (const node of document.querySelectorAll(".seat > *")) node.marked = true;
+  if (change !== null) store.seats[change].online = !store.seats[change].online;
+  render();
+  const kept = [...document.querySelectorAll(".seat")].map((box) =>
+    box.children.length > 0 && [...box.children].every((node) => node.marked));
+  return {kept, offline: document.querySelectorAll(".seat.offline").length};
+}"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_redraw_replaces_only_the_seats_whose_content_changed(browser, server, seats_to_close):
+    """The page is drawn again on every frame; a seat's nodes are replaced only when what it
+    shows changed (a move changes two or three seats: the browser restyles and lays out only
+    those)."""
+    human = Seat(browser, server.url, "alice", viewport=PHONE)
+    seats_to_close.append(human)
+    human.become_guest()
+    human.create_room("classic", bots=3)
+    expect(human.page.locator(".seat.bot")).to_have_count(3)
+    same = human.page.evaluate(SEATS_KEPT_JS, None)
+    assert same == {"kept": [True] * 5, "offline": 0}, same  # nothing changed: nothing drawn again
+    # Seat 0 (alice's own) shows as offline: it alone is drawn again.
+    changed = human.page.evaluate(SEATS_KEPT_JS, 0)
+    assert changed["kept"].count(False) == 1 and changed["offline"] == 1, changed
+
+
 def test_the_hand_is_sorted_as_the_engine_sorts_it(browser):
     """static/js/cards.js only draws and sorts cards (提示 comes from the engine's view, see
     baohuang/engine/tests/test_views.py): its rank order matches the engine's."""
