@@ -9,9 +9,23 @@ is reloaded to show it: what is checked is what the page draws from its snapshot
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.driver import DESKTOP, Seat
+from tests.browser.driver import DESKTOP, PHONE, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+# Whether the score sheet scrolls sideways, which 摊牌 card faces stick out of it, and
+# which places (头科 …) are broken over two lines.
+SHOWDOWN_FITS_JS = """() => {
+  const sheet = document.querySelector("#score-sheet"), box = sheet.getBoundingClientRect();
+  const outside = [...sheet.querySelectorAll("#showdown .card .face")].filter((face) => {
+    const r = face.getBoundingClientRect();
+    return r.left < box.left || r.right > box.right; }).map((face) => face.parentNode.dataset.card);
+  const broken = [...sheet.querySelectorAll("table.scores tbody td:first-child")].filter((cell) => {
+    const text = document.createRange(); text.selectNodeContents(cell);
+    return text.getClientRects().length > 1; }).map((cell) => cell.textContent);
+  return {scrolls: sheet.scrollWidth > sheet.clientWidth, outside, broken};
+}"""
 
 
 def seated_table(alice_page, preset: str):
@@ -88,6 +102,12 @@ def test_round_log_counter_showdown_sheet_and_replay(browser, server, seats_to_c
     held = [seat for seat, cards in enumerate(ended.state["hands"]) if cards]
     expect(sheet.locator("#showdown li")).to_have_count(len(held))
     alice.screenshot("showdown-explained-sheet")
+    # On a phone every card of 摊牌 shows whole inside the sheet, with no sideways scroll,
+    # and each place on one line.
+    alice.page.set_viewport_size(PHONE)
+    assert alice.page.evaluate(SHOWDOWN_FITS_JS) == {"scrolls": False, "outside": [], "broken": []}
+    alice.screenshot("showdown-phone")
+    alice.page.set_viewport_size(DESKTOP)
 
     # The replay, from the score sheet: a jump to the last round, then played to its end at
     # the fastest speed (every step is the engine's, rebuilt by the server: playing all
