@@ -164,9 +164,17 @@ export function mayFree(store, index, now = Date.now()) {
     && readyLeft(store, now) === 0);
 }
 
-/** Milliseconds left on the open decision, by the server's clock. */
+/** The open decision's whole time in milliseconds: the room's timer for the hand's phase. */
+export function decisionMs(store) {
+  const timers = (store.room && store.room.options.timers) || {};
+  const v = view(store);
+  return ({ bidding: timers.bid, declaring: timers.declare, playing: timers.play }[v && v.phase] || 20) * 1000;
+}
+
+/** Milliseconds left on the open decision, by the server's clock, never more than its whole
+ * time: the clock offset lags the server by a frame's transit, which showed 121 秒 of 120. */
 export function msLeft(store, now = Date.now()) {
   const hand = store.hand;
   if (!hand || !hand.deadline) return null;
-  return Math.max(0, hand.deadline - (now + store.offset));
+  return Math.min(decisionMs(store), Math.max(0, hand.deadline - (now + store.offset)));
 }

@@ -5,7 +5,7 @@
 
 import { $, el, replaceIfChanged, setText, svg } from "../dom.js";
 import { fmt, playerName } from "../i18n.js";
-import { mayFree, mySeat, running, view } from "../store.js";
+import { decisionMs, mayFree, msLeft, mySeat, running, view } from "../store.js";
 import { cardRow } from "./card.js";
 
 export function seatAt(store, position) {
@@ -136,10 +136,8 @@ function lastAction(ctx, index, v) {
 
 /** The countdown, four times a second: the ring empties; the last 5 s turn it red. */
 export function tickSeats(store, T, now = Date.now()) {
-  const v = view(store);
-  const timers = (store.room && store.room.options.timers) || {};
-  const total = ({ bidding: timers.bid, declaring: timers.declare, playing: timers.play }[v && v.phase] || 20) * 1000;
-  const left = store.hand && store.hand.deadline ? Math.max(0, store.hand.deadline - (now + store.offset)) : null;
+  const total = decisionMs(store);
+  const left = msLeft(store, now);
   for (const box of document.querySelectorAll(".seat")) {
     const ring = box.querySelector(".ring .left");
     if (!ring) continue;

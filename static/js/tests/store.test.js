@@ -1,8 +1,8 @@
 // node --test static/js/tests/ — the pure modules of the table page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { apply, begin, cannotBeat, createStore, dissolves, mayCancelTrustee, mayFree, readyLeft, resend, seatPlayer }
-  from "../store.js";
+import { apply, begin, cannotBeat, createStore, decisionMs, dissolves, mayCancelTrustee, mayFree, msLeft, readyLeft, resend,
+  seatPlayer } from "../store.js";
 
 const seats = (names) => names.map((name, index) => ({ index, player: name ? { id: index, name, bot: false } : null,
   online: true, trustee: false, trustee_locked: false, left: false }));
@@ -134,4 +134,23 @@ test("准备: the wait for ready counts down by the server's clock; then another
   assert.equal(mayFree(watching, 4, 40000), false); // only a seated player frees a seat
   apply(store, snapshot()); // a hand is running: no wait for ready
   assert.equal(readyLeft(store, 40000), null);
+});
+
+test("the time left on a decision is by the server's clock and never more than the room's timer", () => {
+  const store = createStore(0);
+  const room = { id: 1, status: "playing", options: { timers: { bid: 15, declare: 8, play: 120 } } };
+  // The page set its clock by the server's at 1000; the decision opened 40 ms later by the
+  // server's clock (a frame's transit, a move applied after the clock was read).
+  const frame = snapshot({ room, server_time: 1000 });
+  frame.hand.deadline = 1040 + 120000;
+  apply(store, frame, 900);
+  assert.equal(decisionMs(store), 120000);
+  assert.equal(msLeft(store, 900), 120000); // not 120040, which showed as 121 秒
+  assert.equal(msLeft(store, 900 + 30000), 90040);
+  assert.equal(msLeft(store, 900 + 200000), 0);
+  store.hand.view.phase = "declaring";
+  assert.equal(decisionMs(store), 8000);
+  assert.equal(msLeft(store, 900), 8000);
+  store.hand.deadline = null;
+  assert.equal(msLeft(store, 900), null);
 });
