@@ -64,7 +64,9 @@ const conn = new Connection(config.ws, {
 const ctx = {
   store, ui, T, config,
   online: () => conn.open,
-  everOnline: () => Boolean(conn.everOpen),
+  // The line was up and is being opened again (not when the server closed it for good:
+  // the room dissolved, no such room, spectators not allowed).
+  reconnecting: () => Boolean(conn.everOpen) && !conn.open && conn.status !== "closed",
   busy: () => Boolean(store.pending) || !conn.open,
   busyReason: () => (!conn.open ? T.connectionLost : T.waitingAnswer),
   send(frame) { conn.send({ ...frame, client_id: newClientId(frame.type) }); },

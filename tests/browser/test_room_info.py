@@ -93,6 +93,10 @@ def test_sheet_lines_room_settings_and_replays_on_a_phone(browser, server, seats
     # The room panel, from the bar's menu (the page loaded again): the settings, and the
     # replay of the hand.
     alice.page.reload()
+    # The dissolved room closes the socket for good: the page says so, and does not
+    # pretend to be reconnecting.
+    expect(alice.page.locator("#conn")).to_have_class("conn closed")
+    expect(alice.page.locator("#offline-banner")).to_have_count(0)
     alice.page.click("#menu summary")
     alice.page.click("#room-info-button")
     panel = alice.page.locator("#room-info")

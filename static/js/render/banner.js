@@ -11,7 +11,7 @@ export function renderBanner(ctx) {
   const { store, T, ui } = ctx;
   const nodes = [];
   const kinds = [];
-  if (!ctx.online() && ctx.everOnline()) {
+  if (ctx.reconnecting()) {
     kinds.push("offline");
     nodes.push(el("p", { class: "banner offline", id: "offline-banner", role: "alert" },
       el("strong", { text: T.connectionLost }), " ", el("span", { text: T.reconnecting })));
