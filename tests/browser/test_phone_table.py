@@ -54,6 +54,20 @@ SEATS_JS = """() => {
 }"""
 
 
+# What animates on the seats' countdown rings over three ticks of the countdown (0.75 s),
+# looked at every animation frame.
+RING_ANIMATIONS_JS = """() => new Promise((resolve) => {
+  const seen = new Set(), until = performance.now() + 750;
+  const look = () => {
+    for (const a of document.getAnimations()) {
+      if (a.effect && a.effect.target && a.effect.target.closest(".ring")) seen.add(a.transitionProperty || a.animationName);
+    }
+    if (performance.now() < until) requestAnimationFrame(look); else resolve([...seen]);
+  };
+  requestAnimationFrame(look);
+})"""
+
+
 def check_seats(human: Seat, name: str) -> None:
     """You at the bottom, then the others in play order (seat + 1 is your 下家, who plays
     after you) round the table counter-clockwise, as players sit: 下家 on your right, 上家
@@ -289,6 +303,11 @@ def test_swipe_select_pass_when_nothing_beats_auto_play_and_a_cut_network(browse
     expect(page.locator("#controls [data-action=hint]")).to_be_disabled()
     expect(page.locator("#turn-note")).to_have_text("没有大过桌上的牌。")
     human.screenshot("cannot-beat-phone")
+    # Your turn with motion allowed: the ring counts down in steps, nothing animating
+    # between them (a transition per tick had the page repaint 60 times a second all turn).
+    page.emulate_media(reduced_motion="no-preference")
+    assert page.evaluate(RING_ANIMATIONS_JS) == []
+    page.emulate_media(reduced_motion="reduce")
     version = int(human.version())
     human.click("#controls [data-action=pass]")
     page.wait_for_function("(v) => window.bhTable.store.hand.version > v", arg=version)
