@@ -115,6 +115,12 @@ def test_round_log_counter_showdown_sheet_and_replay(browser, server, seats_to_c
     sheet.locator("[data-action=replay]").click()
     replay = alice.page.locator("#replay")
     expect(replay).to_have_attribute("data-at", "0")
+    # The step buttons draw their icons (no symbol characters a phone's fonts may lack).
+    steps = alice.page.eval_on_selector_all(".replay-bar button[aria-label]", """(buttons) => buttons.map((b) => {
+      const icon = b.querySelector("svg.icon"), box = icon && icon.getBoundingClientRect();
+      return {id: b.id, text: b.textContent.trim(), drawn: Boolean(box && box.width >= 8 && box.height >= 8)}; })""")
+    assert steps == [{"id": name, "text": "", "drawn": True}
+                     for name in ("replay-first", "replay-back", "replay-next", "replay-last")], steps
     rounds = alice.page.locator("#replay-round option")
     alice.page.select_option("#replay-round", rounds.nth(rounds.count() - 1).get_attribute("value"))
     assert int(replay.get_attribute("data-at")) > 0
