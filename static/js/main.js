@@ -11,7 +11,7 @@ import { renderCenter, tickReady } from "./render/center.js";
 import { addChat, renderChat, showChat, wireChat } from "./render/chat.js";
 import { renderControls } from "./render/controls.js";
 import { confirmDialog } from "./render/dialog.js";
-import { renderHand, selectCards, selectedCards, wireHand } from "./render/hand.js";
+import { handResized, renderHand, selectCards, selectedCards, wireHand } from "./render/hand.js";
 import { renderHistory } from "./render/history.js";
 import { renderPrompt } from "./render/prompts.js";
 import { renderRoomHands, wireRoomInfo } from "./render/room.js";
@@ -208,7 +208,7 @@ document.addEventListener("keydown", (event) => {
 wireHand(ctx, () => { renderControls(ctx, handlers); });
 wireChat(ctx);
 wireRoomInfo();
-window.addEventListener("resize", () => { ui.handSignature = null; renderHand(ctx); });
+window.addEventListener("resize", () => handResized(ctx));
 setInterval(() => {
   tickSeats(store, T);
   tickReady(store, T);

@@ -76,13 +76,23 @@ function showSelection(box, ui) {
   }
 }
 
+/** The window was resized: the cards' size follows its height, and the box's width may
+ * have changed with it. Measured at once (a resize is rare): the ResizeObserver below
+ * reports only after the next layout, and the cards would be laid out for the old width
+ * until then. */
+export function handResized(ctx) {
+  boxWidth = $("hand").clientWidth;
+  ctx.ui.handSignature = null;
+  renderHand(ctx);
+}
+
 /** Pointer and key handling on the hand box, wired once. `changed()` redraws the rest. */
 export function wireHand(ctx, changed) {
   const box = $("hand");
   const { ui } = ctx;
-  // After a layout that changed the box's width (the page's first, a turned phone, a
-  // panel opened): lay the cards out again for it. (A resized window also redraws them,
-  // main.js: the cards' size follows the window's height too.)
+  // After a layout that changed the box's width without a window resize (the page's
+  // first, a panel opened): lay the cards out again for it. A resized window is measured
+  // at once (`handResized`).
   new ResizeObserver(() => {
     if (box.clientWidth === boxWidth) return;
     boxWidth = box.clientWidth;
