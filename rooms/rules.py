@@ -48,7 +48,7 @@ def _card_face(card: str) -> str:
     plain = card.rstrip("*")
     if plain in ("SJ", "BJ"):
         kind = "big" if plain == "BJ" else "small"
-        classes, strip, art = f"card joker {kind} black", '<span class="rank joker-word">JOKER</span>', ""
+        classes, strip, art = f"card joker joker-{kind} black", '<span class="rank joker-word">JOKER</span>', ""
     else:
         rank = "10" if plain[0] == "T" else plain[0]
         suit, colour = SUITS[plain[1]]

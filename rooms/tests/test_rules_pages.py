@@ -39,7 +39,7 @@ def test_each_preset_page_shows_its_own_rules_and_the_common_ones(client, preset
 def test_sets_are_drawn_as_cards(client):
     text = client.get("/rules/qingdao/", headers=ENGLISH).content.decode()
     assert 'class="card suit-H red marked mark-baozi"' in text  # the 保子, 4H*
-    assert 'class="card joker big black"' in text
+    assert 'class="card joker joker-big black"' in text
     assert "```" not in text and "<script" not in text
 
 

@@ -14,9 +14,10 @@ from playwright.sync_api import expect
 from tests.browser.driver import Game, Seat
 
 PHONE = {"width": 375, "height": 812}
+SMALL_PHONE = {"width": 360, "height": 640}  # the commonest small Android screen
 LANDSCAPE = {"width": 812, "height": 375}
 DESKTOP = {"width": 1366, "height": 768}
-VIEWPORTS = {"phone": PHONE, "landscape": LANDSCAPE, "desktop": DESKTOP}
+VIEWPORTS = {"phone": PHONE, "small-phone": SMALL_PHONE, "landscape": LANDSCAPE, "desktop": DESKTOP}
 
 # What must lie inside the viewport, measured in the page: the hand's cards, the top set,
 # every action button shown; and whether the page scrolls at all.
@@ -30,6 +31,9 @@ FITS_JS = """() => {
           scrollWidth: document.scrollingElement.scrollWidth, width: innerWidth,
           bar: document.querySelector(".table-bar").getBoundingClientRect().height,
           cards: document.querySelectorAll("#hand .card").length,
+          // each row of the hand within the hand's box (else its ends are cut off on a narrow screen)
+          rowsOver: [...document.querySelectorAll("#hand .hand-row")].map((row) => row.getBoundingClientRect().width)
+            .filter((width) => width > document.getElementById("hand").clientWidth + 0.5),
           outside: [...out("#hand .card .face"), ...out("#top-set"), ...out("#controls button"), ...out("#prompt button"),
                     ...out(".seat"), ...out(".table-bar button"), ...out(".table-bar summary")]};
 }"""
@@ -128,6 +132,8 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     page = human.page
     page.set_viewport_size(viewport)
     page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=[viewport["width"], viewport["height"]])
+    # Two frames: the page's resize handler and ResizeObserver run in the first one.
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     page.evaluate("() => window.bhTable.render()")
     fits = page.evaluate(FITS_JS)
     human.screenshot(f"fit-{name}")
@@ -135,6 +141,7 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     assert fits["scrollWidth"] <= fits["width"], f"{name}: the page scrolls sideways"
     assert fits["bar"] <= 52, f"{name}: the header is more than one line ({fits['bar']} px)"
     assert fits["cards"] > 0
+    assert not fits["rowsOver"], f"{name}: a row of the hand is wider than its box: {fits['rowsOver']}"
     assert not fits["outside"], f"{name}: outside the viewport: {fits['outside']}"
     # The context prefers reduced motion: no card flies in, no countdown pulses.
     assert page.evaluate("() => document.getAnimations().length") == 0

@@ -17,7 +17,7 @@ const STAMP = { crown: "皇", sword: "保", baozi: "保子" };
  */
 export function cardNode(card, T, { tag = "span", selected = false, key = null } = {}) {
   const f = face(card);
-  const classes = ["card", f.joker ? `joker ${f.joker}` : `suit-${card[1]}`, f.red ? "red" : "black",
+  const classes = ["card", f.joker ? `joker joker-${f.joker}` : `suit-${card[1]}`, f.red ? "red" : "black",
     f.mark ? `marked mark-${f.mark}` : "", selected ? "selected" : ""].filter(Boolean).join(" ");
   const name = cardName(T, card);
   const attrs = { class: classes, dataset: { card } };
