@@ -491,6 +491,13 @@ def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_wor
 
     game = Game([human], rng=random.Random(2), name="english", on_move=check)
     check(0)
+    # On a small phone in English a bot's seat with the long "Emperor" badge and its level
+    # still shows its name (the level gives way first), and every seat fits.
+    page.evaluate("""() => { const {store, render} = window.bhTable; const v = store.hand.view;
+      window.realView = v; store.hand.view = {...v, roles: {...v.roles, emperor: (v.seat + 1) % 5, guard: null}}; render(); }""")
+    check_fits(human, "english-small-phone", SMALL_PHONE)
+    page.set_viewport_size(PHONE)
+    page.evaluate("() => { const {store, render} = window.bhTable; store.hand.view = window.realView; render(); }")
     from tests.browser.driver import play_games
 
     play_games([game], timeout=240)

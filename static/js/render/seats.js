@@ -42,13 +42,15 @@ function badges(ctx, index, v, seat) {
   if (v && roles.guard === index && roles.emperor !== index) badge("guard", T.guard, T.guardTitle);
   if (v && roles.solo && roles.emperor === index) badge("solo", T.solo, T.soloTitle);
   if (v && v.hoes.includes(index)) badge("hoe", T.hoe, T.hoeTitle);
-  if (seat.player.level) badge("level", T.levels[seat.player.level] || "", T.levelTitle);
   if (seat.trustee) badge("trustee", T.trusteeBadge, seat.trustee_locked ? T.trusteeLocked : trusteeTitle(ctx));
   if (seat.left) badge("left", T.left);
   if (seat.ready && !running(ctx.store)) badge("ready", T.readyBadge, T.readyTitle);
   const place = v ? v.places.indexOf(index) : -1;
   if (place >= 0) badge("place", T.places[place]);
   for (const entry of v ? v.declared.filter((e) => e.seat === index) : []) badge("declared", T.declared[entry.what] || "");
+  if (seat.player.level) { // last, in a box of its own: it gives way first (static/css/table.css)
+    list.push(el("span", { class: "level-box" }, el("span", { class: "badge level", title: T.levelTitle, text: T.levels[seat.player.level] || "" })));
+  }
   return list;
 }
 
