@@ -35,7 +35,11 @@ FITS_JS = """() => {
           rowsOver: [...document.querySelectorAll("#hand .hand-row")].map((row) => row.getBoundingClientRect().width)
             .filter((width) => width > document.getElementById("hand").clientWidth + 0.5),
           outside: [...out("#hand .card .face"), ...out("#top-set"), ...out("#controls button"), ...out("#prompt button"),
-                    ...out(".seat"), ...out(".table-bar button"), ...out(".table-bar summary")]};
+                    ...out(".seat"), ...out(".table-bar button"), ...out(".table-bar summary")],
+          // a seat's name or card count drawn over by something else (the centre grown too tall)
+          covered: [...document.querySelectorAll(".seat .name, .seat .count")].filter(shown).filter((node) => {
+            const r = node.getBoundingClientRect(), top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return top && !node.closest(".seat").contains(top); }).map((node) => node.textContent)};
 }"""
 
 # The five seats round the felt: where each one's centre lies, seen from the felt's centre
@@ -143,6 +147,7 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     assert fits["cards"] > 0
     assert not fits["rowsOver"], f"{name}: a row of the hand is wider than its box: {fits['rowsOver']}"
     assert not fits["outside"], f"{name}: outside the viewport: {fits['outside']}"
+    assert not fits["covered"], f"{name}: drawn over: {fits['covered']}"
     # The context prefers reduced motion: no card flies in, no countdown pulses.
     assert page.evaluate("() => document.getAnimations().length") == 0
     stamps = page.evaluate(STAMPS_JS)
