@@ -34,6 +34,7 @@ const conn = new Connection(config.ws, {
   onStatus(status) {
     root.dataset.conn = status;
     $("conn").textContent = T.connection[status] || "";
+    $("conn").title = T.connection[status] || "";
     $("conn").className = `conn ${status}`;
     render();
   },

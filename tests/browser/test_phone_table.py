@@ -76,6 +76,15 @@ RING_ANIMATIONS_JS = """() => new Promise((resolve) => {
 })"""
 
 
+# How far the bar's content runs past its box, and which of its controls lie outside the
+# viewport.
+BAR_FITS_JS = """() => { const bar = document.querySelector(".table-bar");
+  const outside = [...bar.querySelectorAll("button, summary, .conn")].filter((node) => node.checkVisibility())
+    .filter((node) => { const r = node.getBoundingClientRect(); return r.left < -0.5 || r.right > innerWidth + 0.5; })
+    .map((node) => node.id || node.className);
+  return {over: Math.max(0, bar.scrollWidth - bar.clientWidth), outside}; }"""
+
+
 def check_seats(human: Seat, name: str) -> None:
     """You at the bottom, then the others in play order (seat + 1 is your 下家, who plays
     after you) round the table counter-clockwise, as players sit: 下家 on your right, 上家
@@ -509,6 +518,9 @@ def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_wor
     expect(page.locator("#score-sheet")).to_be_visible()
     expect(page.locator("#room-ledger tr").first).to_be_visible()
     check(-1)
+    # The bar, in English, with the Scores button a hand adds: still one line, the menu in
+    # sight (it was pushed off a 375 px screen).
+    assert page.evaluate(BAR_FITS_JS) == {"over": 0, "outside": []}
     human.screenshot("english-score-sheet-phone")
     assert "playing" in seen
     # Your turn rang, buzzed and the screen was kept awake during the hand, then let go.
