@@ -71,9 +71,12 @@ def unfuzz(po: str) -> str:
     the table above fills the entry."""
     def drop(match):
         flags = f"#{match.group(1)}\n" if match.group(1) else ""
-        return f'{flags}{match.group(3)}\nmsgstr ""'
+        return f'{flags}{match.group(3)}{match.group(4)}""'
 
-    return re.sub(r'#, fuzzy((?:, [\w-]+)*)\n((?:#\| .*\n)*)(msgid "(?:[^"\\]|\\.)+")\nmsgstr ".*"', drop, po)
+    text = r'"(?:[^"\\]|\\.)*"\n'  # one quoted line of a msgid
+    said = rf'(?:"(?:[^"\\]|\\.)+"\n|""\n(?:{text})+)'  # a msgid with words (not the header's "")
+    return re.sub(rf'#, fuzzy((?:, [\w-]+)*)\n((?:#\| .*\n)*)(msgid {said}(?:msgid_plural (?:{text})+)?)'
+                  r'(msgstr(?:\[0\])? )(?:".*"\n)*".*"', drop, po)
 
 
 def fill(po: str) -> tuple[str, list[str]]:
@@ -90,9 +93,10 @@ def fill(po: str) -> tuple[str, list[str]]:
             missing.append(key)
             return match.group(0)
         value = ZH[key].replace('"', '\\"')
-        return f'msgid {lines}msgstr "{value}"'
+        return f'msgid {lines}{match.group(2)}"{value}"'
 
-    po = re.sub(r'msgid ((?:"(?:[^"\\]|\\.)*"\n)+)msgstr ""', replace, po)
+    # msgstr "" of a text, msgstr[0] "" of a counted one (nplurals=1: the key is its singular)
+    po = re.sub(r'msgid ((?:"(?:[^"\\]|\\.)*"\n)+)((?:msgid_plural (?:"(?:[^"\\]|\\.)*"\n)+)?msgstr(?:\[0\])? )""', replace, po)
     po = po.replace("#, fuzzy\n", "", 1)
     return po, missing
 

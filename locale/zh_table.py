@@ -53,7 +53,7 @@ TABLE = {
     "Nobody took the throne — redealing": "黄庄：没人当皇帝，重新发牌", "Place": "名次", "Player": "玩家", "Role": "身份",
     "Score": "得分", "Running ledger of this room": "本房间累计积分", "The emperor's side wins": "皇帝一方胜",
     "A draw": "平局", "The rebels win": "造反派胜", "Tribute owed at the next deal": "下一局发牌后进贡",
-    "%(from)s → %(to)s: %(n)s card(s)": "%(from)s → %(to)s：%(n)s 张", "Stuck with the 3": "闷三", "Close": "关闭",
+    "%(from)s → %(to)s: %(n)s card": "%(from)s → %(to)s：%(n)s 张", "Stuck with the 3": "闷三", "Close": "关闭",
     "This room has been dissolved.": "房间已解散。", "Pick a nickname to sit down": "起个昵称就能入座",
     # chat
     "Chat": "聊天", "Chat messages": "聊天记录", "Chat message": "聊天内容", "Say something…": "说点什么…",
@@ -103,7 +103,7 @@ TABLE = {
     "%(card)s is not in your hand.": "你手里没有%(card)s。",
     "%(cards)s are not one set: a set is cards of one rank, jokers may be added.": "%(cards)s 不是一套牌：一套牌是同一点数的牌，可以挂王。",
     "%(cards)s is not higher than the set on the table.": "%(cards)s 没有桌上的牌大，压不过。",
-    "The set on the table has %(jokers)s small joker(s) added: beat it with at least as many big jokers.": "桌上的牌挂了 %(jokers)s 张小王：要挂至少同样多的大王才能压。",
+    "Small jokers added to the set on the table: %(jokers)s. Beat it with at least as many big jokers.": "桌上的牌挂了 %(jokers)s 张小王：要挂至少同样多的大王才能压。",
     "A set with a big joker added can only be beaten by one with the baozi added.": "挂大王的牌只有挂保子的牌才能压。",
     "Nothing beats a set with the baozi added.": "挂保子的牌最大，压不过。",
     "Play %(top_size)s cards, as many as the set on the table (you picked %(size)s).": "要出 %(top_size)s 张，和桌上的牌一样多（你选了 %(size)s 张）。",
@@ -114,5 +114,5 @@ TABLE = {
     "Room settings": "房间设置", "Replays of this room": "本房间的牌局回放", "No finished hand to replay yet.": "还没有打完的牌局可以回放。",
     "On": "开", "Off": "关", "Other points of this hand": "本局其他积分",
     "%(name)s left during the hand: %(points)s": "%(name)s 中途离开（强退）：%(points)s 分",
-    "%(from)s → %(to)s: %(n)s tribute card(s) never paid (someone left the room first), one point each": "%(from)s → %(to)s：%(n)s 张贡没进（有人先离开了房间），每张折 1 分",
+    "%(from)s → %(to)s: %(n)s tribute card never paid (someone left the room first), one point": "%(from)s → %(to)s：%(n)s 张贡没进（有人先离开了房间），每张折 1 分",
 }

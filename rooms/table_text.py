@@ -5,6 +5,7 @@ codes"): the page never shows the server's own sentence, nor card notation.
 """
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rooms.levels import LABELS as LEVELS
 
@@ -112,18 +113,32 @@ def _actions() -> dict:
     }
 
 
+def _forms(text) -> dict:
+    """A text counting `%(n)s`, in the plural forms the page picks from by the count
+    (static/js/i18n.js `plural`): English "1 card" and "2 cards", Chinese one form."""
+    return {"one": text(1), "other": text(2)}
+
+
+def _tribute_cards(n: int) -> str:
+    return ngettext("%(from)s → %(to)s: %(n)s card", "%(from)s → %(to)s: %(n)s cards", n)
+
+
+def _tribute_points(n: int) -> str:
+    return ngettext("%(from)s → %(to)s: %(n)s tribute card never paid (someone left the room first), one point",
+                    "%(from)s → %(to)s: %(n)s tribute cards never paid (someone left the room first), one point each", n)
+
+
 def _end() -> dict:
     return {
         "void": _("Nobody took the throne — redealing"), "place": _("Place"), "player": _("Player"),
         "role": _("Role"), "score": _("Score"), "ledger": _("Running ledger of this room"),
         "outcome": {"win": _("The emperor's side wins"), "draw": _("A draw"), "lose": _("The rebels win")},
-        "tributeOwed": _("Tribute owed at the next deal"), "tributeCards": _("%(from)s → %(to)s: %(n)s card(s)"),
+        "tributeOwed": _("Tribute owed at the next deal"), "tributeCards": _forms(_tribute_cards),
         "menzan": _("Stuck with the 3"), "close": _("Close"), "dissolved": _("This room has been dissolved."),
         "ledgerLinesTitle": _("Other points of this hand"),
         "ledgerLines": {
             "leave_penalty": _("%(name)s left during the hand: %(points)s"),
-            "tribute_points": _("%(from)s → %(to)s: %(n)s tribute card(s) never paid (someone left the room first),"
-                                " one point each"),
+            "tribute_points": _forms(_tribute_points),
         },
         "signInToSit": _("Pick a nickname to sit down"),
     }
@@ -217,8 +232,8 @@ def _errors() -> dict:
         "does_not_beat": {
             "default": _("That does not beat the set on the table."),
             "rank": _("%(cards)s is not higher than the set on the table."),
-            "small_attached": _("The set on the table has %(jokers)s small joker(s) added: "
-                                "beat it with at least as many big jokers."),
+            "small_attached": _("Small jokers added to the set on the table: %(jokers)s. "
+                                "Beat it with at least as many big jokers."),
             "big_attached": _("A set with a big joker added can only be beaten by one with the baozi added."),
             "bao_attached": _("Nothing beats a set with the baozi added."),
         },

@@ -40,6 +40,19 @@ def test_every_table_word_is_plain_english_and_has_a_chinese_text():
     assert not untranslated
 
 
+def test_a_counted_text_has_its_plural_forms_in_english_and_one_form_in_chinese():
+    with translation.override("en"):
+        english = table_text()
+    with translation.override("zh-hans"):
+        chinese = table_text()
+    assert english["tributeCards"] == {"one": "%(from)s → %(to)s: %(n)s card", "other": "%(from)s → %(to)s: %(n)s cards"}
+    assert chinese["tributeCards"] == {"one": "%(from)s → %(to)s：%(n)s 张", "other": "%(from)s → %(to)s：%(n)s 张"}
+    points = english["ledgerLines"]["tribute_points"]
+    assert points["one"].endswith("tribute card never paid (someone left the room first), one point")
+    assert points["other"].endswith("tribute cards never paid (someone left the room first), one point each")
+    assert not [text for text in flatten(english) if re.search(r"\w\(s\)", text)]  # no "card(s)" left
+
+
 def test_the_manifest_opens_the_table_full_screen_with_icons_shipped_here(client):
     manifest = json.loads((STATIC / "manifest.webmanifest").read_text(encoding="utf-8"))
     assert manifest["display"] == "fullscreen" and manifest["orientation"] == "any"

@@ -1,7 +1,7 @@
 // The score sheet's explanation: one line per hand, worded from the engine's terms
 // (result.explain, baohuang/engine/explain.py) in the page's language. Pure: no DOM.
 
-import { fmt } from "./i18n.js";
+import { fmt, plural } from "./i18n.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 const paren = (n) => (n < 0 ? `(${n})` : String(n));
@@ -50,10 +50,10 @@ function shares(T, t) {
 }
 
 /** A ledger line of the hand besides its scores (rooms.views.room_ledger `lines`):
- *  "bob left during the hand: -40", "bob → erin: 2 tribute card(s) never paid …". */
+ *  "bob left during the hand: -40", "bob → erin: 2 tribute cards never paid …". */
 export function ledgerLine(T, line, name) {
   const L = T.ledgerLines;
   if (line.kind === "leave_penalty") return fmt(L.leave_penalty, { name: name(line.seat), points: signed(line.points) });
-  if (line.kind === "tribute_points") return fmt(L.tribute_points, { from: name(line.from), to: name(line.to), n: line.cards });
+  if (line.kind === "tribute_points") return fmt(plural(L.tribute_points, line.cards), { from: name(line.from), to: name(line.to), n: line.cards });
   return "";
 }

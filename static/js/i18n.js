@@ -10,6 +10,13 @@ export function fmt(text, values = {}) {
   return String(text).replace(/%\((\w+)\)s/g, (_, key) => (values[key] ?? ""));
 }
 
+/** Of a text counting `%(n)s` (rooms/table_text.py `_forms`), the form for `n` in the
+ * page's language: "1 card", "2 cards". A plain string is its own only form. */
+export function plural(text, n, lang = globalThis.document ? document.documentElement.lang : "en") {
+  if (typeof text === "string") return text;
+  return text[new Intl.PluralRules(lang || "en").select(n)] ?? text.other;
+}
+
 /** A player as people see it: the name as sent, or for a bot (`player.bot`, stored by
  * its number) 机器人 3 / Bot 3. Every name the table shows goes through here. */
 export function playerName(T, player) {

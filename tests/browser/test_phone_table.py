@@ -6,6 +6,7 @@ One human against four bots (a real Celery worker). Screenshots land in artifact
 """
 
 import random
+import re
 import time
 
 import pytest
@@ -521,6 +522,9 @@ def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_wor
     # The bar, in English, with the Scores button a hand adds: still one line, the menu in
     # sight (it was pushed off a 375 px screen).
     assert page.evaluate(BAR_FITS_JS) == {"over": 0, "outside": []}
+    # Counted words agree with their counts ("1 card", "2 cards"), never "card(s)".
+    sheet_text = page.inner_text("#score-sheet")
+    assert "(s)" not in sheet_text and not re.search(r"\b1 cards\b|\b([02-9]|\d\d+) card\b", sheet_text), sheet_text
     human.screenshot("english-score-sheet-phone")
     assert "playing" in seen
     # Your turn rang, buzzed and the screen was kept awake during the hand, then let go.

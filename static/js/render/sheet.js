@@ -5,7 +5,7 @@
 // next hand, or back to the lobby.
 
 import { $, el } from "../dom.js";
-import { fmt, seatName } from "../i18n.js";
+import { fmt, plural, seatName } from "../i18n.js";
 import { explainLine, ledgerLine } from "../explain.js";
 import { mySeat, view } from "../store.js";
 import { cardRow } from "./card.js";
@@ -82,7 +82,7 @@ function body(ctx, result, name, dissolved) {
   const owed = (result.tribute || []).filter((debt) => debt.cards > 0);
   if (owed.length) {
     nodes.push(el("h3", { text: T.tributeOwed }), el("ul", { class: "tribute" },
-      owed.map((debt) => el("li", { text: fmt(T.tributeCards, { from: name(debt.from), to: name(debt.to), n: debt.cards }) }))));
+      owed.map((debt) => el("li", { text: fmt(plural(T.tributeCards, debt.cards), { from: name(debt.from), to: name(debt.to), n: debt.cards }) }))));
   }
   nodes.push(el("h3", { text: T.ledger }), el("div", { class: "ledger", id: "room-ledger", text: "…" }));
   return nodes.filter(Boolean);

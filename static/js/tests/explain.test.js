@@ -11,7 +11,7 @@ const T = {
     doubled: "%(n)s doubled", byPlace: "by place", eachRebel: "每人 %(n)s", split: "split evenly",
     why: { ming_bao: "明保", niu: "扭", open: "明独" }, solos: { dark: "暗独" }, presetSolos: { lianzhong_classic: { dark: "暗独保" } },
   },
-  ledgerLines: { leave_penalty: "%(name)s left: %(points)s", tribute_points: "%(from)s → %(to)s: %(n)s card(s), %(n)s point(s)" },
+  ledgerLines: { leave_penalty: "%(name)s left: %(points)s", tribute_points: { one: "%(from)s → %(to)s: %(n)s card, %(n)s point", other: "%(from)s → %(to)s: %(n)s cards, %(n)s points" } },
 };
 const seats = (e, g, r) => [{ role: "emperor", points: e }, { role: "guard", points: g },
   ...[0, 1, 2].map(() => ({ role: "rebel", points: r }))];
@@ -50,6 +50,7 @@ test("qingdao says which points were doubled", () => {
 test("the −40 for leaving and tribute turned into points are lines of their own, named by seat", () => {
   const name = (seat) => ["alice", "bob", "carol", "dave", "erin"][seat];
   assert.equal(ledgerLine(T, { kind: "leave_penalty", seat: 1, points: -40 }, name), "bob left: -40");
-  assert.equal(ledgerLine(T, { kind: "tribute_points", from: 2, to: 4, cards: 2 }, name), "carol → erin: 2 card(s), 2 point(s)");
+  assert.equal(ledgerLine(T, { kind: "tribute_points", from: 2, to: 4, cards: 2 }, name), "carol → erin: 2 cards, 2 points");
+  assert.equal(ledgerLine(T, { kind: "tribute_points", from: 2, to: 4, cards: 1 }, name), "carol → erin: 1 card, 1 point");
   assert.equal(ledgerLine(T, { kind: "adjustment", points: 5 }, name), "");
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cardName, errorText, fmt, playerName, seatName } from "../i18n.js";
+import { cardName, errorText, fmt, playerName, plural, seatName } from "../i18n.js";
 
 const ZH = {
   cardNames: { card: "%(suit)s%(rank)s", suits: { S: "黑桃", H: "红桃", C: "梅花", D: "方块" }, bigJoker: "大王",
@@ -40,4 +40,14 @@ test("a bot is named in the page's language from its number; a person by the nam
   assert.equal(playerName(ZH, { id: 4, name: "阿强81", bot: false }), "阿强81");
   assert.equal(seatName(ZH, null, 2), "3 号位");
   assert.equal(seatName(ZH, { name: "2", bot: true }, 2), "机器人 2");
+});
+
+test("a counted text takes the plural form of its count in the page's language", () => {
+  const cards = { one: "%(n)s card", other: "%(n)s cards" };
+  assert.equal(fmt(plural(cards, 1, "en"), { n: 1 }), "1 card");
+  assert.equal(fmt(plural(cards, 2, "en"), { n: 2 }), "2 cards");
+  assert.equal(fmt(plural(cards, 0, "en"), { n: 0 }), "0 cards");
+  const zhang = { one: "%(n)s 张", other: "%(n)s 张" };
+  assert.equal(fmt(plural(zhang, 1, "zh-hans"), { n: 1 }), "1 张");
+  assert.equal(plural("a plain text", 3, "en"), "a plain text");
 });
