@@ -16,6 +16,7 @@ from tests.browser.driver import Game, Seat
 
 PHONE = {"width": 375, "height": 812}
 SMALL_PHONE = {"width": 360, "height": 640}  # the commonest small Android screen
+NARROWEST_PHONE = {"width": 320, "height": 568}  # the first iPhone SE
 LANDSCAPE = {"width": 812, "height": 375}
 DESKTOP = {"width": 1366, "height": 768}
 VIEWPORTS = {"phone": PHONE, "small-phone": SMALL_PHONE, "landscape": LANDSCAPE, "desktop": DESKTOP}
@@ -520,8 +521,12 @@ def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_wor
     expect(page.locator("#room-ledger tr").first).to_be_visible()
     check(-1)
     # The bar, in English, with the Scores button a hand adds: still one line, the menu in
-    # sight (it was pushed off a 375 px screen).
+    # sight (it was pushed off a 375 px screen), down to the narrowest phones (320 px).
     assert page.evaluate(BAR_FITS_JS) == {"over": 0, "outside": []}
+    page.set_viewport_size(NARROWEST_PHONE)
+    page.wait_for_function("(w) => innerWidth === w", arg=NARROWEST_PHONE["width"])
+    assert page.evaluate(BAR_FITS_JS) == {"over": 0, "outside": []}
+    page.set_viewport_size(PHONE)
     # Counted words agree with their counts ("1 card", "2 cards"), never "card(s)".
     sheet_text = page.inner_text("#score-sheet")
     assert "(s)" not in sheet_text and not re.search(r"\b1 cards\b|\b([02-9]|\d\d+) card\b", sheet_text), sheet_text
