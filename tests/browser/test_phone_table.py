@@ -20,8 +20,8 @@ NARROWEST_PHONE = {"width": 320, "height": 568}  # the first iPhone SE
 LANDSCAPE = {"width": 812, "height": 375}
 SMALL_LANDSCAPE = {"width": 568, "height": 320}  # the first iPhone SE turned
 DESKTOP = {"width": 1366, "height": 768}
-VIEWPORTS = {"phone": PHONE, "small-phone": SMALL_PHONE, "landscape": LANDSCAPE, "small-landscape": SMALL_LANDSCAPE,
-             "desktop": DESKTOP}
+VIEWPORTS = {"phone": PHONE, "small-phone": SMALL_PHONE, "narrowest-phone": NARROWEST_PHONE, "landscape": LANDSCAPE,
+             "small-landscape": SMALL_LANDSCAPE, "desktop": DESKTOP}
 
 # What must lie inside the viewport, measured in the page: the hand's cards, the top set,
 # every action button shown; and whether the page scrolls at all.
