@@ -40,6 +40,10 @@ FITS_JS = """() => {
             .filter((width) => width > document.getElementById("hand").clientWidth + 0.5),
           outside: [...out("#hand .card .face"), ...out("#top-set"), ...out("#controls button"), ...out("#prompt button"),
                     ...out(".seat"), ...out(".table-bar button"), ...out(".table-bar summary")],
+          // a role's badge cut off by the edge of its seat's line
+          cut: [...document.querySelectorAll(".seat .badge:not(.level)")].filter((badge) => {
+            const r = badge.getBoundingClientRect(), line = badge.closest(".who").getBoundingClientRect();
+            return r.right > line.right + 0.5; }).map((badge) => badge.textContent),
           // a seat's name or card count drawn over by something else (the centre grown too tall)
           covered: [...document.querySelectorAll(".seat .name, .seat .count")].filter(shown).filter((node) => {
             const r = node.getBoundingClientRect(), top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -161,6 +165,7 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     assert not fits["rowsOver"], f"{name}: a row of the hand is wider than its box: {fits['rowsOver']}"
     assert not fits["outside"], f"{name}: outside the viewport: {fits['outside']}"
     assert not fits["covered"], f"{name}: drawn over: {fits['covered']}"
+    assert not fits["cut"], f"{name}: a role's badge is cut off: {fits['cut']}"
     # The context prefers reduced motion: no card flies in, no countdown pulses.
     assert page.evaluate("() => document.getAnimations().length") == 0
     stamps = page.evaluate(STAMPS_JS)
@@ -509,11 +514,13 @@ def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_wor
 
     game = Game([human], rng=random.Random(2), name="english", on_move=check)
     check(0)
-    # On a small phone in English a bot's seat with the long "Emperor" badge and its level
-    # still shows its name (the level gives way first), and every seat fits.
+    # On small phones in English a bot's seat with the long "Emperor" badge and its level
+    # still shows its name and the whole badge (the level gives way first, then the name),
+    # and every seat fits.
     page.evaluate("""() => { const {store, render} = window.bhTable; const v = store.hand.view;
       window.realView = v; store.hand.view = {...v, roles: {...v.roles, emperor: (v.seat + 1) % 5, guard: null}}; render(); }""")
     check_fits(human, "english-small-phone", SMALL_PHONE)
+    check_fits(human, "english-small-landscape", SMALL_LANDSCAPE)
     page.set_viewport_size(PHONE)
     page.evaluate("() => { const {store, render} = window.bhTable; store.hand.view = window.realView; render(); }")
     from tests.browser.driver import play_games
