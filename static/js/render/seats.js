@@ -36,7 +36,8 @@ export function renderSeats(ctx) {
 function badges(ctx, index, v, seat) {
   const { T } = ctx;
   const list = [];
-  const badge = (kind, text, title) => list.push(el("span", { class: `badge ${kind}`, title, text }));
+  const node = (kind, text, title) => el("span", { class: `badge ${kind}`, title, text });
+  const badge = (...args) => list.push(node(...args));
   const roles = v ? v.roles : {};
   if (v && roles.emperor === index) badge("emperor", T.emperor, T.emperorTitle);
   if (v && roles.guard === index && roles.emperor !== index) badge("guard", T.guard, T.guardTitle);
@@ -49,7 +50,7 @@ function badges(ctx, index, v, seat) {
   if (place >= 0) badge("place", T.places[place]);
   for (const entry of v ? v.declared.filter((e) => e.seat === index) : []) badge("declared", T.declared[entry.what] || "");
   if (seat.player.level) { // last, in a box of its own: it gives way first (static/css/table.css)
-    list.push(el("span", { class: "level-box" }, el("span", { class: "badge level", title: T.levelTitle, text: T.levels[seat.player.level] || "" })));
+    list.push(el("span", { class: "level-box" }, node("level", T.levels[seat.player.level] || "", T.levelTitle)));
   }
   return list;
 }
