@@ -34,6 +34,11 @@ FITS_JS = """() => {
   return {scroll: document.scrollingElement.scrollHeight, height: innerHeight,
           scrollWidth: document.scrollingElement.scrollWidth, width: innerWidth,
           bar: document.querySelector(".table-bar").getBoundingClientRect().height,
+          // the centre's content (the top set, whose turn, the called card) in sight, not scrolled
+          // to; on a 4-inch phone turned (320 px high) only while cards are played: the deal's
+          // lines of 买3 and tribute scroll there
+          centre: document.querySelector("#table").dataset.phase === "playing" || innerHeight > 340
+            ? document.getElementById("center").scrollHeight - document.getElementById("center").clientHeight : 0,
           cards: document.querySelectorAll("#hand .card").length,
           // each row of the hand within the hand's box (else its ends are cut off on a narrow screen)
           rowsOver: [...document.querySelectorAll("#hand .hand-row")].map((row) => row.getBoundingClientRect().width)
@@ -165,6 +170,7 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     assert not fits["rowsOver"], f"{name}: a row of the hand is wider than its box: {fits['rowsOver']}"
     assert not fits["outside"], f"{name}: outside the viewport: {fits['outside']}"
     assert not fits["covered"], f"{name}: drawn over: {fits['covered']}"
+    assert fits["centre"] <= 1, f"{name}: the centre scrolls ({fits['centre']} px of it out of sight)"
     assert not fits["cut"], f"{name}: a role's badge is cut off: {fits['cut']}"
     # The context prefers reduced motion: no card flies in, no countdown pulses.
     assert page.evaluate("() => document.getAnimations().length") == 0
