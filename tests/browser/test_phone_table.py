@@ -40,6 +40,12 @@ FITS_JS = """() => {
           centre: document.querySelector("#table").dataset.phase === "playing" || innerHeight > 340
             ? document.getElementById("center").scrollHeight - document.getElementById("center").clientHeight : 0,
           cards: document.querySelectorAll("#hand .card").length,
+          // what the centre shows, under the round log's toggle in its corner
+          underToggle: [...document.querySelectorAll("#center p, #center .owner, #center .cards, #center .deal-info")]
+            .filter(shown).filter((node) => { const r = node.getBoundingClientRect(),
+              t = document.querySelector("#history > summary").getBoundingClientRect();
+              return r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom; })
+            .map((node) => node.textContent),
           // each row of the hand within the hand's box (else its ends are cut off on a narrow screen)
           rowsOver: [...document.querySelectorAll("#hand .hand-row")].map((row) => row.getBoundingClientRect().width)
             .filter((width) => width > document.getElementById("hand").clientWidth + 0.5),
@@ -170,6 +176,7 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     assert not fits["rowsOver"], f"{name}: a row of the hand is wider than its box: {fits['rowsOver']}"
     assert not fits["outside"], f"{name}: outside the viewport: {fits['outside']}"
     assert not fits["covered"], f"{name}: drawn over: {fits['covered']}"
+    assert not fits["underToggle"], f"{name}: under the round log's toggle: {fits['underToggle']}"
     assert fits["centre"] <= 1, f"{name}: the centre scrolls ({fits['centre']} px of it out of sight)"
     assert not fits["cut"], f"{name}: a role's badge is cut off: {fits['cut']}"
     # The context prefers reduced motion: no card flies in, no countdown pulses.
