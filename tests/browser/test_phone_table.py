@@ -40,10 +40,10 @@ FITS_JS = """() => {
           centre: document.querySelector("#table").dataset.phase === "playing" || innerHeight > 340
             ? document.getElementById("center").scrollHeight - document.getElementById("center").clientHeight : 0,
           cards: document.querySelectorAll("#hand .card").length,
-          // what the centre shows, under the round log's toggle in its corner
+          // what the centre shows (a line's words, not its box), under the round log's toggle in its corner
           underToggle: [...document.querySelectorAll("#center p, #center .owner, #center .cards, #center .deal-info")]
-            .filter(shown).filter((node) => { const r = node.getBoundingClientRect(),
-              t = document.querySelector("#history > summary").getBoundingClientRect();
+            .filter(shown).filter((node) => { const words = document.createRange(); words.selectNodeContents(node);
+              const r = words.getBoundingClientRect(), t = document.querySelector("#history > summary").getBoundingClientRect();
               return r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom; })
             .map((node) => node.textContent),
           // each row of the hand within the hand's box (else its ends are cut off on a narrow screen)
