@@ -186,6 +186,29 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     check_seats(human, name)
 
 
+# Where an open drawer lies, and whether its closing button is the topmost thing at its centre.
+DRAWER_JS = """(details) => { const drawer = document.querySelector(`${details} .drawer`), r = drawer.getBoundingClientRect();
+  const close = document.querySelector(`${details} [data-action=close-history]`) || document.querySelector(`${details} > summary`);
+  const c = close.getBoundingClientRect(), top = document.elementFromPoint(c.left + c.width / 2, c.top + c.height / 2);
+  return {inside: r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
+          box: [r.left, r.top, r.right, r.bottom], closable: Boolean(top && close.contains(top))}; }"""
+
+
+def check_drawers(human: Seat, name: str) -> None:
+    """The round log, the chat and the menu each open inside the screen (scrolling inside
+    when it is short) and close again: the round log from inside, since it covers its toggle."""
+    page = human.page
+    for details in ("#history", "#chat", "#menu"):
+        page.click(f"{details} > summary")
+        expect(page.locator(f"{details} .drawer")).to_be_visible()
+        drawer = page.evaluate(DRAWER_JS, details)
+        human.screenshot(f"drawer-{name}-{details[1:]}")
+        assert drawer["inside"], f"{name}: {details} opens past the screen's edge: {drawer['box']}"
+        assert drawer["closable"], f"{name}: {details} cannot be closed: its button is covered"
+        page.click(f"{details} [data-action=close-history]" if details == "#history" else f"{details} > summary")
+        expect(page.locator(f"{details} .drawer")).to_be_hidden()
+
+
 @pytest.mark.parametrize("preset", ["classic", "lianzhong", "qingdao", "lianzhong_classic"])
 @pytest.mark.django_db(transaction=True)
 def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_worker, seats_to_close, preset):
@@ -199,6 +222,7 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
     wait_for_my_follow(human, game)
     for name, viewport in VIEWPORTS.items():
         check_fits(human, f"{preset}-{name}", viewport)
+        check_drawers(human, f"{preset}-{name}")
 
     # The drawing of the marks, on a full 44-card hand with every marked card in it.
     human.page.evaluate("""(cards) => { const {store, render} = window.bhTable;

@@ -24,7 +24,10 @@ export function renderHistory(ctx) {
   replaceIfChanged($("history-body"), signature, () => [
     el("div", { class: "history-tabs", role: "group" },
       tab(ctx, T.thisRound, !showPrevious, false),
-      tab(ctx, T.previousRound, showPrevious, true, !log.previous)),
+      tab(ctx, T.previousRound, showPrevious, true, !log.previous),
+      // the open drawer covers its toggle on a phone: it closes from inside
+      el("button", { type: "button", class: "small close", dataset: { action: "close-history" },
+        onclick: () => { panel.open = false; }, text: T.close })),
     el("ol", { class: "round-log", id: "round-log", dataset: { which: showPrevious ? "previous" : "current" } },
       entries.length ? entries.map((entry) => line(T, entry, name)) : [el("li", { class: "empty", text: T.roundEmpty })]),
     showPrevious ? el("p", { class: "winner", text: fmt(T.roundWonBy, { name: name(log.previous.winner) }) }) : null,
