@@ -94,3 +94,34 @@ def test_find_players_brings_two_browsers_to_one_table_listed_live(browser, serv
     bob.click("#center [data-action=ready]")
     for person in (alice, bob):
         expect(person.page.locator("#table")).to_have_attribute("data-running", "1")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_page_scrolls_sideways_on_the_narrowest_phones(browser, server, seats_to_close):
+    """The lobby (signed in or not), the rules, the leaderboard and the player's page on 320
+    and 360 px wide screens, in both languages. The quick start's three controls side by side ran 30 px
+    past a 320 px screen; the rules' card pictures and the English presets' table did too."""
+    visitor = Seat(browser, server.url, "阿强81", viewport={"width": 320, "height": 568})
+    seats_to_close.append(visitor)
+    page = visitor.page
+    pages = ["/", "/rules/", "/rules/classic/", "/rules/qingdao/", "/leaderboard/"]
+    wide = []
+    for language in ("zh-hans", "en"):
+        page.goto(server.url + "/")
+        if page.get_attribute("html", "lang") != language:
+            page.click("#language-button, form.lang button")
+            expect(page.locator("html")).to_have_attribute("lang", language)
+        for signed_in in (False, True):
+            if signed_in:
+                visitor.become_guest()
+            mine = [page.get_attribute("a.me", "href")] if signed_in else []  # the player's own page
+            for width in (320, 360):
+                page.set_viewport_size({"width": width, "height": 640})
+                for url in pages + mine:
+                    page.goto(server.url + url)
+                    over = page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
+                    if over > 0:
+                        visitor.screenshot(f"sideways-{language}-{width}-{url.strip('/').replace('/', '-') or 'lobby'}")
+                        wide.append((language, signed_in, width, url, over))
+        page.context.clear_cookies()
+    assert not wide, f"pages wider than the screen (language, signed in, width, page, px over): {wide}"
