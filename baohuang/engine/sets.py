@@ -124,8 +124,9 @@ def why_not_beats(new: Shape, old: Shape) -> tuple[str, str] | None:
         # The seed's "2 SJ + 3×9 falls to 2 BJ + 3×J": one BJ/保子 per attached small joker.
         if new.high_jokers >= old.small:
             return None
-        return "small_attached", (f"the set on the table has {old.small} small joker(s) attached; it takes "
-                                  f"at least {old.small} big joker(s) or 保子")
+        jokers = "joker" if old.small == 1 else "jokers"
+        return "small_attached", (f"the set on the table has {old.small} small {jokers} attached; it takes "
+                                  f"at least {old.small} big {jokers} or 保子")
     if old.cls == BIG:
         # 挂大花的牌是最大的 — except that in qingdao 保子 beats it (a class only qingdao has).
         if new.cls == BAO:

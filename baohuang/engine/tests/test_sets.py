@@ -235,11 +235,13 @@ def test_not_in_hand_names_the_card():
 
 
 def test_does_not_beat_explains_the_small_joker_rule():
-    with pytest.raises(IllegalAction, match="big joker") as err:
+    with pytest.raises(IllegalAction, match="has 2 small jokers attached; it takes at least 2 big jokers") as err:
         check_play(cards("JS JH JD JC BJ"), cards("JS JH JD JC BJ"), "classic",
                    top=cards("9S 9H 9D SJ SJ"))
     assert err.value.params == {"cards": ["JS", "JH", "JD", "JC", "BJ"], "size": 5, "top_size": 5,
                                 "why": "small_attached", "jokers": 2}
+    with pytest.raises(IllegalAction, match="has 1 small joker attached; it takes at least 1 big joker or"):
+        check_play(cards("JS JH JD JC"), cards("JS JH JD JC"), "classic", top=cards("9S 9H 9D SJ"))
 
 
 @pytest.mark.parametrize("play, top, code, why", [
