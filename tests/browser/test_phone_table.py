@@ -224,6 +224,16 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
         check_fits(human, f"{preset}-{name}", viewport)
         check_drawers(human, f"{preset}-{name}")
 
+    # The widest bar of actions, drawn by the page from a view of its own: a 保子 who cannot
+    # beat the set (出牌 提示 要不起 让, then 按张数 重选 托管). A CI run drew it at 320 × 568,
+    # where it took two lines and the centre scrolled 46 px.
+    human.page.evaluate("""() => { const {store, render} = window.bhTable;
+      store.hand.view = {...store.hand.view, may: ["pass", "yield"], hints: []}; render(); }""")
+    expect(human.page.locator("#controls [data-action=yield]")).to_be_visible()
+    expect(human.page.locator("#table")).to_have_attribute("data-cannot-beat", "1")
+    for name, viewport in VIEWPORTS.items():
+        check_fits(human, f"{preset}-{name}-stuck", viewport)
+
     # The drawing of the marks, on a full 44-card hand with every marked card in it.
     human.page.evaluate("""(cards) => { const {store, render} = window.bhTable;
       store.hand.view = {...store.hand.view, hand: cards}; render(); }""", MARKED_HAND)

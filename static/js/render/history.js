@@ -43,7 +43,7 @@ function tab(ctx, text, current, previous, disabled = false) {
 
 function line(T, entry, name) {
   const what = entry.type === "play"
-    ? [cardRow(entry.cards, T), el("span", { class: "sr-only", text: cardsName(T, entry.cards) })]
+    ? [cardRow(entry.cards, T), el("span", { class: "visually-hidden", text: cardsName(T, entry.cards) })]
     : [el("span", { class: "pass", text: entry.type === "pass" ? T.passed : T.yielded })];
   return el("li", { dataset: { seat: String(entry.seat), type: entry.type } }, el("span", { class: "who", text: name(entry.seat) }), ...what);
 }
