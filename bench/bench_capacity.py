@@ -53,6 +53,10 @@ from bench_live import (django_on, make_tables, moves_of, percentile, server_cpu
                         services_cpu, vacuum)
 
 WAIT = 10.0
+# Connecting every socket and dealing every hand: a socket that never hears its snapshot
+# (a CI run's server lost its Redis subscriber) ends the run, not hangs it.
+SETUP_SECONDS = 60.0
+SETUP_SECONDS_PER_SOCKET = 0.05
 PACE = 2.0
 JITTER = 0.5
 SPECTATOR_EVERY = 10
@@ -204,17 +208,22 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
         tables.append((table, seats))
         everyone += seats + extra
     began = time.perf_counter()
-    await connect_all(everyone)
-    connect_seconds = time.perf_counter() - began
-    for _, seats in tables:
-        for socket in seats:  # 准备 from every seat: the last one deals
-            await socket.ws.send(json.dumps({"type": "ready"}))
-    plans = []
-    for _, seats in tables:
-        for socket in seats:
-            while (snap := await socket.snapshots.get())["hand"] is None:
-                pass
-        plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
+    try:
+        async with asyncio.timeout(SETUP_SECONDS + SETUP_SECONDS_PER_SOCKET * len(everyone)):
+            await connect_all(everyone)
+            connect_seconds = time.perf_counter() - began
+            for _, seats in tables:
+                for socket in seats:  # 准备 from every seat: the last one deals
+                    await socket.ws.send(json.dumps({"type": "ready"}))
+            plans = []
+            for _, seats in tables:
+                for socket in seats:
+                    while (snap := await socket.snapshots.get())["hand"] is None:
+                        pass
+                plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
+    except TimeoutError:
+        raise SystemExit(f"N={len(specs)}: the tables were not all connected and dealt after "
+                         f"{time.perf_counter() - began:.0f} s; errors: {errors[:5] or 'none'}") from None
     rss_connected = sum(map(server_rss, pids))
     gc_start = await asyncio.to_thread(gc_pauses, servers)
     quiet_collector()
