@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_live import (django_on, make_tables, moves_of, percentile, server_cpu, server_rss,  # noqa: E402
+from bench_live import (deal, django_on, make_tables, percentile, server_cpu, server_rss,  # noqa: E402
                         services_cpu, vacuum)
 
 WAIT = 10.0
@@ -134,6 +134,9 @@ class Socket:
         except Exception as error:
             self.errors.append(f"room {self.table.room}: {error!r}")
 
+    async def send(self, frame: dict):
+        await self.ws.send(json.dumps(frame))
+
     async def close(self):
         self.reader.cancel()
         await self.ws.close()
@@ -193,8 +196,6 @@ async def connect_all(sockets, batch: int = 100):
 
 
 async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dict:
-    from asgiref.sync import sync_to_async
-
     errors, latencies, tables = [], [], []
     pids = [server.process.pid for server in servers]
     rss_before = sum(map(server_rss, pids))
@@ -212,15 +213,7 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
         async with asyncio.timeout(SETUP_SECONDS + SETUP_SECONDS_PER_SOCKET * len(everyone)):
             await connect_all(everyone)
             connect_seconds = time.perf_counter() - began
-            for _, seats in tables:
-                for socket in seats:  # 准备 from every seat: the last one deals
-                    await socket.ws.send(json.dumps({"type": "ready"}))
-            plans = []
-            for _, seats in tables:
-                for socket in seats:
-                    while (snap := await socket.snapshots.get())["hand"] is None:
-                        pass
-                plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
+            plans = await deal(seats for _, seats in tables)
     except TimeoutError:
         raise SystemExit(f"N={len(specs)}: the tables were not all connected and dealt after "
                          f"{time.perf_counter() - began:.0f} s; errors: {errors[:5] or 'none'}") from None

@@ -329,11 +329,28 @@ async def echo_room(table: Table, sockets: list[Socket], count: int, stats: Stat
             return
 
 
+async def deal(tables) -> list[tuple[int, list[tuple[int, dict]], int]]:
+    """准备 from every seat of every table (each table's five seated sockets, whose
+    `snapshots` queue their snapshots; the last seat's 准备 deals), then each table's hand
+    id, moves and first version (`moves_of`), once every seat has the dealt hand."""
+    from asgiref.sync import sync_to_async
+
+    tables = [list(sockets) for sockets in tables]
+    for sockets in tables:
+        for socket in sockets:
+            await socket.send({"type": "ready"})
+    plans = []
+    for sockets in tables:
+        for socket in sockets:
+            while (snap := await socket.snapshots.get())["hand"] is None:
+                pass
+        plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
+    return plans
+
+
 async def run(server_url: str, tables: list[dict], cpu=lambda: None, during_game=contextlib.nullcontext):
     """Play, then the echo runs; `cpu()` is the server's CPU seconds so far (None: unknown),
     `during_game()` a context the game is played in."""
-    from asgiref.sync import sync_to_async
-
     # Connect every seat of every room, and deal (not timed).
     game, rooms = Stats(), []
     for spec in tables:
@@ -344,15 +361,7 @@ async def run(server_url: str, tables: list[dict], cpu=lambda: None, during_game
             await socket.open()
             await socket.snapshots.get()
         rooms.append((table, sockets))
-    for table, sockets in rooms:
-        for socket in sockets:  # 准备 from every seat: the last one deals
-            await socket.send({"type": "ready"})
-    plans = []
-    for table, sockets in rooms:
-        for socket in sockets:
-            while (snap := await socket.snapshots.get())["hand"] is None:
-                pass
-        plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
+    plans = await deal(sockets for _, sockets in rooms)
 
     print(f"playing {len(rooms)} hands …", flush=True)
     began, used, client, services = time.perf_counter(), cpu(), time.process_time(), services_cpu()
