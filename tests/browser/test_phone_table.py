@@ -165,13 +165,26 @@ def wait_for_my_follow(human: Seat, game: Game, *, timeout: float = 180) -> None
     raise AssertionError("the human never had a set to answer")
 
 
-def check_fits(human: Seat, name: str, viewport: dict) -> None:
+def resize(human: Seat, viewport: dict) -> None:
+    """The page at `viewport`'s size, laid out and drawn again for it."""
     page = human.page
     page.set_viewport_size(viewport)
     page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=[viewport["width"], viewport["height"]])
     # Two frames: the page's resize handler and ResizeObserver run in the first one.
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     page.evaluate("() => window.bhTable.render()")
+
+
+def draw_view(human: Seat, **fields) -> None:
+    """The page drawn from its hand's view with `fields` replaced: only the drawing is
+    tested with such a view (the server never sent it)."""
+    human.page.evaluate("""(fields) => { const {store, render} = window.bhTable;
+      store.hand.view = {...store.hand.view, ...fields}; render(); }""", fields)
+
+
+def check_fits(human: Seat, name: str, viewport: dict) -> None:
+    page = human.page
+    resize(human, viewport)
     fits = page.evaluate(FITS_JS)
     human.screenshot(f"fit-{name}")
     assert fits["scroll"] <= fits["height"], f"{name}: the page scrolls ({fits['scroll']} > {fits['height']})"
@@ -232,8 +245,7 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
     # The widest bar of actions, drawn by the page from a view of its own: a 保子 who cannot
     # beat the set (出牌 提示 要不起 让, then 按张数 重选 托管). A CI run drew it at 320 × 568,
     # where it took two lines and the centre scrolled 46 px.
-    human.page.evaluate("""() => { const {store, render} = window.bhTable;
-      store.hand.view = {...store.hand.view, may: ["pass", "yield"], hints: []}; render(); }""")
+    draw_view(human, may=["pass", "yield"], hints=[])
     expect(human.page.locator("#controls [data-action=yield]")).to_be_visible()
     expect(human.page.locator("#table")).to_have_attribute("data-cannot-beat", "1")
     for name, viewport in VIEWPORTS.items():
@@ -242,22 +254,17 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
     # A big bomb on the table (16 threes): its strips narrow so that it lies inside the
     # centre at every size; it ran past both sides of it at 568 × 320. (There the round
     # log's toggle, in the centre's corner, covers the last strips of so long a set.)
-    top = human.page.evaluate("() => window.bhTable.store.hand.view.table.top")
-    human.page.evaluate("""(cards) => { const {store, render} = window.bhTable; const v = store.hand.view;
-      store.hand.view = {...v, table: {...v.table, top: {seat: (v.seat + 1) % 5, cards}}}; render(); }""", ["3S", "3H", "3C", "3D"] * 4)
+    view = human.page.evaluate("() => window.bhTable.store.hand.view")
+    draw_view(human, table={**view["table"], "top": {"seat": (view["seat"] + 1) % 5, "cards": ["3S", "3H", "3C", "3D"] * 4}})
     for name, viewport in VIEWPORTS.items():
-        human.page.set_viewport_size(viewport)
-        human.page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=[viewport["width"], viewport["height"]])
-        human.page.evaluate("() => window.bhTable.render()")
+        resize(human, viewport)
         human.screenshot(f"fit-{preset}-{name}-bomb")
         past = human.page.evaluate(TOP_SET_PAST_JS)
         assert past <= 0.5, f"{preset}-{name}: the set on the table runs {past} px past the centre"
-    human.page.evaluate("""(top) => { const {store, render} = window.bhTable; const v = store.hand.view;
-      store.hand.view = {...v, table: {...v.table, top}}; render(); }""", top)
+    draw_view(human, table=view["table"])
 
     # The drawing of the marks, on a full 44-card hand with every marked card in it.
-    human.page.evaluate("""(cards) => { const {store, render} = window.bhTable;
-      store.hand.view = {...store.hand.view, hand: cards}; render(); }""", MARKED_HAND)
+    draw_view(human, hand=MARKED_HAND)
     for name, viewport in VIEWPORTS.items():
         check_fits(human, f"{preset}-{name}-marked", viewport)
         assert human.page.locator("#hand .card .stamp").count() == 2  # BJ* and 4H*
@@ -277,18 +284,15 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
     # a phone turned (812 × 375; it scrolled 42 px as pictures) and a small phone upright. A
     # 4-inch phone, either way, still scrolls it.
     if preset == "qingdao":
-        human.page.evaluate("""() => { const {store, render} = window.bhTable; const v = store.hand.view;
-          store.hand.view = {...v, phase: "declaring", window: {pending: [1, 2, 3]},
-            deal: {tribute_paid: [{from: 1, to: 2, card: "2S"}, {from: 3, to: 4, card: "BJ*"}],
-                   threes: [{seller: 0, buyer: 1, paid: "TH"}, {seller: 2, buyer: 3, paid: "4H*"}, {seller: 4, buyer: 0, paid: null}]}};
-          render(); }""")
+        draw_view(human, phase="declaring", window={"pending": [1, 2, 3]},
+                  deal={"tribute_paid": [{"from": 1, "to": 2, "card": "2S"}, {"from": 3, "to": 4, "card": "BJ*"}],
+                        "threes": [{"seller": 0, "buyer": 1, "paid": "TH"}, {"seller": 2, "buyer": 3, "paid": "4H*"},
+                                   {"seller": 4, "buyer": 0, "paid": None}]})
         expect(human.page.locator("#deal-info .transfer")).to_have_count(5)
         for name, viewport in VIEWPORTS.items():
             if name in ("narrowest-phone", "small-landscape"):
                 continue
-            human.page.set_viewport_size(viewport)
-            human.page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=[viewport["width"], viewport["height"]])
-            human.page.evaluate("() => window.bhTable.render()")
+            resize(human, viewport)
             human.screenshot(f"fit-{preset}-{name}-deal")
             fits = human.page.evaluate(FITS_JS)
             assert fits["centre"] <= 1, f"{name}: the deal's lines scroll the centre ({fits['centre']} px out of sight)"
