@@ -33,7 +33,7 @@ TABLE = {
     "%(seller)s → %(buyer)s: a 3": "%(seller)s → %(buyer)s：一张 3", "a card you may not see": "一张看不见的牌",
     # actions
     "Play": "出牌", "Hint": "提示", "Can't beat it": "要不起", "Nothing in your hand beats the set on the table.": "没有大过桌上的牌。",
-    "No play beats the set on the table": "没有压得过的牌", "By rank": "按大小", "By count": "按张数", "Clear": "重选",
+    "No play beats the set on the table": "没有压得过的牌", "By rank": "按大小", "By count": "按张数", "Sort": "排序", "Clear": "重选",
     "Call a card": "叫庄", "Pick the card to call": "选一张要叫的牌", "Cancel": "取消", "Pass the crown": "让庄",
     "Seize the throne": "抢庄", "Yielded the throne: %(names)s": "已让位：%(names)s",
     "%(name)s holds the throne: call a card to rule, or yield it": "%(name)s 叫牌登基或让位",

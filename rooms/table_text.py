@@ -93,7 +93,7 @@ def _actions() -> dict:
         "play": _("Play"), "pass": _("Pass"), "yield": _("Yield"), "hint": _("Hint"),
         "cannotBeat": _("Can't beat it"), "noBeat": _("Nothing in your hand beats the set on the table."),
         "noHint": _("No play beats the set on the table"),
-        "sortRank": _("By rank"), "sortCount": _("By count"), "clear": _("Clear"),
+        "sortRank": _("By rank"), "sortCount": _("By count"), "sort": _("Sort"), "clear": _("Clear"),
         "call": _("Call a card"), "callPick": _("Pick the card to call"), "cancel": _("Cancel"),
         "callThrone": _("Call a card and rule"), "soloCall": _("all four: alone"), "darkSoloCall": _("all four: hidden solo"),
         "declineClassic": _("Pass the crown"), "seize": _("Seize the throne"),

@@ -209,7 +209,7 @@ document.addEventListener("keydown", (event) => {
 wireHand(ctx, () => { renderControls(ctx, handlers); });
 wireChat(ctx);
 wireRoomInfo();
-window.addEventListener("resize", () => handResized(ctx));
+window.addEventListener("resize", () => { handResized(ctx); renderControls(ctx, handlers); });
 setInterval(() => {
   tickSeats(store, T);
   tickReady(store, T);

@@ -40,6 +40,8 @@ FITS_JS = """() => {
           centre: document.querySelector("#table").dataset.phase === "playing" || innerHeight > 340
             ? document.getElementById("center").scrollHeight - document.getElementById("center").clientHeight : 0,
           cards: document.querySelectorAll("#hand .card").length,
+          // the bar of actions' lines
+          barLines: new Set([...document.querySelectorAll("#controls button")].filter(shown).map((b) => b.offsetTop)).size,
           // what the centre shows (a line's words, not its box), under the round log's toggle in its corner
           underToggle: [...document.querySelectorAll("#center p, #center .owner, #center .cards, #center .deal-info")]
             .filter(shown).filter((node) => { const words = document.createRange(); words.selectNodeContents(node);
@@ -190,6 +192,7 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     assert fits["scroll"] <= fits["height"], f"{name}: the page scrolls ({fits['scroll']} > {fits['height']})"
     assert fits["scrollWidth"] <= fits["width"], f"{name}: the page scrolls sideways"
     assert fits["bar"] <= 52, f"{name}: the header is more than one line ({fits['bar']} px)"
+    assert fits["barLines"] <= 1, f"{name}: the bar of actions takes {fits['barLines']} lines"
     assert fits["cards"] > 0
     assert not fits["rowsOver"], f"{name}: a row of the hand is wider than its box: {fits['rowsOver']}"
     assert not fits["outside"], f"{name}: outside the viewport: {fits['outside']}"
@@ -297,6 +300,46 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
             fits = human.page.evaluate(FITS_JS)
             assert fits["centre"] <= 1, f"{name}: the deal's lines scroll the centre ({fits['centre']} px out of sight)"
             assert not fits["underToggle"], f"{name}: under the round log's toggle: {fits['underToggle']}"
+    assert not [line for line in human.console if line.startswith("pageerror")]
+
+
+# The bar of actions: each button's words, and its name where the words are shorter.
+ACTIONS_JS = """() => Object.fromEntries([...document.querySelectorAll("#controls button")]
+  .map((b) => [b.dataset.action, [b.textContent, b.getAttribute("aria-label")]]))"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_english_the_bar_of_actions_takes_shorter_words_to_keep_one_line(browser, server, bot_worker,
+                                                                            seats_to_close):
+    """English words are wider than Chinese ones: on a phone upright the bar took two lines
+    (Play Hint Pass Yield By count Clear Auto-play, 440 px at 375 px wide) and the centre
+    scrolled at 320 × 568. There it takes shorter words, named in full for screen readers;
+    the narrowest phone's widest bar leaves out its disabled Play and Hint."""
+    def english(seat):
+        seat.page.goto(server.url + "/")
+        seat.page.click("#language-button, form.lang button")
+
+    human = start_with_bots(browser, server, seats_to_close, "classic", name="alice", before=english)
+    wait_for_my_follow(human, Game([human], rng=random.Random(3), name="english-bar"))
+    page = human.page
+    for state, may in (("", None), ("-stuck", ["pass"]), ("-stuck-guard", ["pass", "yield"])):
+        if may:
+            draw_view(human, may=may, hints=[])
+        for name, viewport in VIEWPORTS.items():
+            check_fits(human, f"english-{name}{state}", viewport)
+            actions = page.evaluate(ACTIONS_JS)
+            if viewport["width"] > 430:  # the words in full, as before
+                assert actions["trustee"] == ["Auto-play", None]
+                assert actions["pass"][0] == ("Can't beat it" if may else "Pass")
+            else:
+                assert actions["trustee"] == ["Auto", "Auto-play"]
+                assert actions["sort"] == ["Sort", "By count"]
+                assert actions["pass"] == (["Pass", "Can't beat it"] if may else ["Pass", None])
+            assert ("play" in actions) == (state != "-stuck-guard" or name != "narrowest-phone")
+    # A shortened button does what its name says: 'Sort' by count, then by rank.
+    resize(human, NARROWEST_PHONE)
+    page.click("#controls [data-action=sort]")
+    expect(page.locator("#controls [data-action=sort]")).to_have_attribute("aria-label", "By rank")
     assert not [line for line in human.console if line.startswith("pageerror")]
 
 
