@@ -207,6 +207,27 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
     check_seats(human, name)
 
 
+def check_prompts(human: Seat, name: str) -> None:
+    """The widest prompts, drawn by the page from views of its own: lianzhong classic's
+    four bids (叫牌登基 明独保 让位 抢庄) and the emperor's three declarations, with nothing
+    called or on the table yet. In English on a 4-inch phone the bids took four lines, the
+    centre scrolled 86 px and covered your seat."""
+    view = human.page.evaluate("() => window.bhTable.store.hand.view")
+    me = view["seat"]
+    states = {
+        "bid": dict(phase="bidding", table=None, roles={}, actors=[me], turn=me, may=["call", "accept", "decline", "seize"],
+                    bidding={"crown": me, "throne": True, "declined": [], "forced": False}, choices={"call": ["AS", "KH"]}),
+        "declare": dict(phase="declaring", table=None, actors=[me], may=["declare"],
+                        window={"step": "declare", "pending": [me]}, choices={"declare": ["none", "dark_solo", "open_solo"]}),
+    }
+    for state, fields in states.items():
+        draw_view(human, **fields)
+        expect(human.page.locator("#prompt button")).to_have_count(len(fields["may"]) if state == "bid" else 3)
+        for size, viewport in VIEWPORTS.items():
+            check_fits(human, f"{name}-{size}-{state}", viewport)
+    draw_view(human, **{key: view.get(key) for key in ("phase", "table", "roles", "actors", "turn", "may", "choices")})
+
+
 # Where an open drawer lies, and whether its closing button is the topmost thing at its centre.
 DRAWER_JS = """(details) => { const drawer = document.querySelector(`${details} .drawer`), r = drawer.getBoundingClientRect();
   const close = document.querySelector(`${details} [data-action=close-history]`) || document.querySelector(`${details} > summary`);
@@ -274,6 +295,9 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
         rows = human.page.locator("#hand .hand-row").count()
         assert rows <= 2, f"{name}: the 44-card hand takes {rows} rows"
 
+    if preset == "lianzhong_classic":
+        check_prompts(human, preset)
+
     # The deal animation plays only for a player who has not asked for reduced motion.
     redeal = "() => { const {ui, render} = window.bhTable; ui.handKey = ''; ui.handSignature = null; render();" \
              " return document.getAnimations().length; }"
@@ -315,7 +339,8 @@ def test_in_english_the_bar_of_actions_takes_shorter_words_to_keep_one_line(brow
     """English words are wider than Chinese ones: on a phone upright the bar took two lines
     (Play Hint Pass Yield By count Clear Auto-play, 440 px at 375 px wide) and the centre
     scrolled at 320 × 568. There it takes shorter words, named in full for screen readers;
-    the narrowest phone's widest bar leaves out its disabled Play and Hint."""
+    the narrowest phone's widest bar leaves out its disabled Play and Hint. The bids and
+    declarations fit too."""
     def english(seat):
         seat.page.goto(server.url + "/")
         seat.page.click("#language-button, form.lang button")
@@ -337,6 +362,7 @@ def test_in_english_the_bar_of_actions_takes_shorter_words_to_keep_one_line(brow
                 assert actions["sort"] == ["Sort", "By count"]
                 assert actions["pass"] == (["Pass", "Can't beat it"] if may else ["Pass", None])
             assert ("play" in actions) == (state != "-stuck-guard" or name != "narrowest-phone")
+    check_prompts(human, "english")
     # A shortened button does what its name says: 'Sort' by count, then by rank.
     resize(human, NARROWEST_PHONE)
     page.click("#controls [data-action=sort]")
