@@ -209,8 +209,8 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
 
 def check_prompts(human: Seat, name: str) -> None:
     """The widest prompts, drawn by the page from views of its own: lianzhong classic's
-    four bids (叫牌登基 明独保 让位 抢庄) and the emperor's three declarations, with nothing
-    called or on the table yet. In English on a 4-inch phone the bids took four lines, the
+    four bids (叫牌登基 明独保 让位 抢庄), the emperor's three declarations and 叫牌's card
+    picker, with nothing called or on the table yet. In English on a 4-inch phone the bids took four lines, the
     centre scrolled 86 px and covered your seat."""
     view = human.page.evaluate("() => window.bhTable.store.hand.view")
     me = view["seat"]
@@ -225,6 +225,21 @@ def check_prompts(human: Seat, name: str) -> None:
         expect(human.page.locator("#prompt button")).to_have_count(len(fields["may"]) if state == "bid" else 3)
         for size, viewport in VIEWPORTS.items():
             check_fits(human, f"{name}-{size}-{state}", viewport)
+    # 叫牌's picker, here of six cards (a hand holds one or two triples on average), in the
+    # bids' place: the keyboard lands on its first card, and Cancel brings the bids back.
+    page = human.page
+    draw_view(human, **{**states["bid"], "may": ["call", "decline"], "bidding": {"crown": me, "declined": [], "forced": False},
+                        "choices": {"call": ["SJ", "AS", "KH", "QC", "JD", "TS"]}})
+    page.click("#prompt [data-action=call]")
+    expect(page.locator("#prompt .pick")).to_have_count(6)
+    expect(page.locator("#prompt [data-action=decline]")).to_have_count(0)
+    expect(page.locator("#prompt .pick").first).to_be_focused()
+    for size, viewport in VIEWPORTS.items():
+        check_fits(human, f"{name}-{size}-pick", viewport)
+    page.click("#prompt [data-action=cancel-call]")
+    expect(page.locator("#prompt .pick")).to_have_count(0)
+    expect(page.locator("#prompt [data-action=call]")).to_be_focused()
+    expect(page.locator("#prompt [data-action=decline]")).to_be_visible()
     draw_view(human, **{key: view.get(key) for key in ("phase", "table", "roles", "actors", "turn", "may", "choices")})
 
 

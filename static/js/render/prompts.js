@@ -26,7 +26,7 @@ export function renderPrompt(ctx) {
   if (v && running(store) && mine && !mine.trustee && v.phase !== "playing") {
     if (v.phase === "bidding") {
       if (may(store, "call")) {
-        buttons.push(button(v.bidding.throne ? T.callThrone : T.call, { type: "call" }, { class: "primary", onclick: () => { ui.picker = !ui.picker; renderPrompt(ctx); } }));
+        buttons.push(button(v.bidding.throne ? T.callThrone : T.call, { type: "call" }, { class: "primary", onclick: () => picking(ctx, true) }));
       }
       // Where the crown card travels alone (叫庄, 让位) accepting needs a call, and an
       // accept with no call is 明独保 (lianzhong_classic); with a bundle it takes the throne.
@@ -49,10 +49,19 @@ export function renderPrompt(ctx) {
     el("span", { class: "label", text: T.callPick }),
     v.choices.call.map((card) => el("button", { type: "button", class: "pick", dataset: { action: "call-card", card },
       onclick: () => { ui.picker = false; ctx.act({ type: "call", card }); } }, cardNode(card, T), fourNote(T, v, card))),
-    el("button", { type: "button", class: "small", onclick: () => { ui.picker = false; renderPrompt(ctx); }, text: T.cancel })) : null;
+    el("button", { type: "button", class: "small", dataset: { action: "cancel-call" }, onclick: () => picking(ctx, false), text: T.cancel })) : null;
   prompt.hidden = !buttons.length;
-  const signature = [...buttons, ...(picker ? [picker] : [])].map((node) => `${node.dataset.action || ""}|${node.textContent}|${node.disabled}`).join(";");
-  replaceIfChanged(prompt, signature, () => [el("div", { class: "buttons" }, buttons), picker]);
+  // The picker takes the bids' place (its Cancel brings them back): one line less on a phone.
+  const shown = picker ? [picker] : buttons;
+  const signature = shown.map((node) => `${node.dataset.action || ""}|${node.textContent}|${node.disabled}`).join(";");
+  replaceIfChanged(prompt, signature, () => [picker || el("div", { class: "buttons" }, buttons)]);
+}
+
+/** Open or close the card picker, keeping the keyboard's place: on its first card, or back on 叫牌. */
+function picking(ctx, open) {
+  ctx.ui.picker = open;
+  renderPrompt(ctx);
+  $("prompt").querySelector(open ? ".pick" : "[data-action=call]")?.focus();
 }
 
 /** Calling a card held four times is a solo: 独保 (classic), 暗独保 (lianzhong_classic). */
