@@ -44,7 +44,7 @@ TABLE = {
     "Yes, do it": "确定", "Take the throne": "登基", "Pass the throne": "让皇",
     "Rule alone, open": "明独保", "Yield the crown": "让位", "No declaration": "不表态",
     "Stay hidden": "暗保", "Reveal as guard": "明保", "Stay hidden alone": "暗独", "Go open alone": "明独", "Rebel": "反",
-    "Twist (double)": "扭", "Kick (double again)": "踢", "Grab the solo": "抢独", "revealed guard": "明保",
+    "Twist (double)": "扭", "Kick (double again)": "踢", "Grab the solo": "抢独", "revealed guard": "明保", "open guard": "明保",
     "open solo": "明独", "hidden solo guard": "暗独保", "open solo guard": "明独保", "rebel": "反", "twist": "扭", "kick": "踢", "grabbed solo": "抢独",
     "Auto-play": "托管", "Cancel auto-play": "取消托管", "Auto-play is playing for you.": "托管中，系统正在替你出牌。",
     "Cancel it to play yourself (entered %(n)s of 3 times this hand).": "点“取消托管”自己打（本局已托管 %(n)s 次，最多 3 次）。",

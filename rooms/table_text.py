@@ -105,7 +105,7 @@ def _actions() -> dict:
         "declare": {"none": _("No declaration"), "an_bao": _("Stay hidden"), "ming_bao": _("Reveal as guard"),
                     "dark_solo": _("Stay hidden alone"), "open_solo": _("Go open alone"), "rebel": _("Rebel"),
                     "niu": _("Twist (double)"), "ti": _("Kick (double again)"), "grab_solo": _("Grab the solo")},
-        "declared": {"ming_bao": _("revealed guard"), "open_solo": _("open solo"), "rebel": _("rebel"),
+        "declared": {"ming_bao": _("open guard"), "open_solo": _("open solo"), "rebel": _("rebel"),
                      "niu": _("twist"), "ti": _("kick"), "grab_solo": _("grabbed solo")},
         "trusteeOn": _("Auto-play"), "trusteeOff": _("Cancel auto-play"), "trusteeNow": _("Auto-play is playing for you."),
         "trusteeExplain": _("Cancel it to play yourself (entered %(n)s of 3 times this hand)."),

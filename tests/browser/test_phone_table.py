@@ -243,6 +243,30 @@ def check_prompts(human: Seat, name: str) -> None:
     draw_view(human, **{key: view.get(key) for key in ("phase", "table", "roles", "actors", "turn", "may", "choices")})
 
 
+def check_badges(human: Seat, name: str) -> None:
+    """A hand late in lianzhong, drawn by the page from a view of its own: 保子 declared
+    明保 and went out first, a hoe rebelled (反) and went out second, another hoe twisted
+    (扭). Every badge shows whole at every size: 明保 and 反 are said on the role's own badge,
+    and those that do not fit beside a name go on a second line. (保子 头科 明保 ran past the
+    seat's edge on every phone.)"""
+    view = human.page.evaluate("() => window.bhTable.store.hand.view")
+    o = [(view["seat"] + k) % 5 for k in range(5)]
+    draw_view(human, roles={**view["roles"], "emperor": o[1], "guard": o[2], "solo": None}, hoes=[o[0], o[3], o[4]],
+              declared=[{"seat": o[2], "what": "ming_bao"}, {"seat": o[3], "what": "rebel"}, {"seat": o[4], "what": "niu"}],
+              places=[o[2], o[3]])
+    page = human.page
+    expect(page.locator(f".seat[data-seat='{o[2]}'] .badge.guard")).to_have_text(re.compile("明保|open guard"))
+    expect(page.locator(f".seat[data-seat='{o[2]}'] .badge.declared")).to_have_count(0)
+    expect(page.locator(f".seat[data-seat='{o[3]}'] .badge.hoe")).to_have_text(re.compile("反|rebel"))
+    for size, viewport in VIEWPORTS.items():
+        resize(human, viewport)
+        fits = page.evaluate(FITS_JS)
+        human.screenshot(f"fit-{name}-{size}-badges")
+        assert not fits["cut"], f"{name}-{size}: a badge is cut off: {fits['cut']}"
+        assert not fits["covered"], f"{name}-{size}: drawn over: {fits['covered']}"
+    draw_view(human, **{key: view[key] for key in ("roles", "hoes", "declared", "places")})
+
+
 # Where an open drawer lies, and whether its closing button is the topmost thing at its centre.
 DRAWER_JS = """(details) => { const drawer = document.querySelector(`${details} .drawer`), r = drawer.getBoundingClientRect();
   const close = document.querySelector(`${details} [data-action=close-history]`) || document.querySelector(`${details} > summary`);
@@ -312,6 +336,8 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
 
     if preset == "lianzhong_classic":
         check_prompts(human, preset)
+    if preset == "lianzhong":
+        check_badges(human, preset)
 
     # The deal animation plays only for a player who has not asked for reduced motion.
     redeal = "() => { const {ui, render} = window.bhTable; ui.handKey = ''; ui.handSignature = null; render();" \
@@ -378,6 +404,7 @@ def test_in_english_the_bar_of_actions_takes_shorter_words_to_keep_one_line(brow
                 assert actions["pass"] == (["Pass", "Can't beat it"] if may else ["Pass", None])
             assert ("play" in actions) == (state != "-stuck-guard" or name != "narrowest-phone")
     check_prompts(human, "english")
+    check_badges(human, "english")
     # A shortened button does what its name says: 'Sort' by count, then by rank.
     resize(human, NARROWEST_PHONE)
     page.click("#controls [data-action=sort]")

@@ -39,16 +39,25 @@ function badges(ctx, index, v, seat) {
   const node = (kind, text, title) => el("span", { class: `badge ${kind}`, title, text });
   const badge = (...args) => list.push(node(...args));
   const roles = v ? v.roles : {};
+  const said = v ? v.declared.filter((e) => e.seat === index).map((e) => e.what) : [];
+  // A declaration naming the seat's role is said on the role's badge (明保 on 保子's, 明独 or
+  // 抢独 on 独's, 反 on 锄头's): one badge less on the seat's line.
+  const onRole = [];
+  const role = (kind, text, title, whats) => {
+    const what = said.find((each) => whats.includes(each));
+    if (what) onRole.push(what);
+    badge(kind, what ? T.declared[what] : text, title);
+  };
   if (v && roles.emperor === index) badge("emperor", T.emperor, T.emperorTitle);
-  if (v && roles.guard === index && roles.emperor !== index) badge("guard", T.guard, T.guardTitle);
-  if (v && roles.solo && roles.emperor === index) badge("solo", T.solo, T.soloTitle);
-  if (v && v.hoes.includes(index)) badge("hoe", T.hoe, T.hoeTitle);
+  if (v && roles.guard === index && roles.emperor !== index) role("guard", T.guard, T.guardTitle, ["ming_bao"]);
+  if (v && roles.solo && roles.emperor === index) role("solo", T.solo, T.soloTitle, ["open_solo", "grab_solo"]);
+  if (v && v.hoes.includes(index)) role("hoe", T.hoe, T.hoeTitle, ["rebel"]);
   if (seat.trustee) badge("trustee", T.trusteeBadge, seat.trustee_locked ? T.trusteeLocked : trusteeTitle(ctx));
   if (seat.left) badge("left", T.left);
   if (seat.ready && !running(ctx.store)) badge("ready", T.readyBadge, T.readyTitle);
   const place = v ? v.places.indexOf(index) : -1;
   if (place >= 0) badge("place", T.places[place]);
-  for (const entry of v ? v.declared.filter((e) => e.seat === index) : []) badge("declared", T.declared[entry.what] || "");
+  for (const what of said) if (!onRole.includes(what)) badge("declared", T.declared[what] || "");
   if (seat.player.level) { // last, in a box of its own: it gives way first (static/css/table.css)
     list.push(el("span", { class: "level-box" }, node("level", T.levels[seat.player.level] || "", T.levelTitle)));
   }
