@@ -14,23 +14,23 @@ const LONG = 0, SHORT = 1, FEWEST = 2; // the bar's forms, tried in this order
 const fitted = { key: null, form: LONG }; // the form that fitted the last bar, at the bar's width then
 
 export function renderControls(ctx, handlers) {
-  const { store } = ctx;
   const controls = $("controls");
   const build = (form) => buttons(ctx, handlers, form);
   const key = `${signature(build(LONG))}@${controls.clientWidth}`;
   const focused = document.activeElement && controls.contains(document.activeElement) ? document.activeElement.dataset.action : null;
-  let form = fitted.key === key ? fitted.form : LONG;
-  for (; ;) {
+  const show = (form) => {
     const nodes = build(form);
     if (replaceIfChanged(controls, signature(nodes), () => nodes) && focused) {
       controls.querySelector(`[data-action="${focused}"]`)?.focus();
     }
-    if (fitted.key === key || form === FEWEST || !wraps(controls)) break;
-    form += 1;
+  };
+  let form = fitted.key === key ? fitted.form : LONG;
+  show(form);
+  if (fitted.key !== key) { // a new bar, or a new width: measured once
+    while (form < FEWEST && wraps(controls)) show(++form);
+    Object.assign(fitted, { key, form });
   }
-  fitted.key = key;
-  fitted.form = form;
-  const stuck = cannotBeat(store);
+  const stuck = cannotBeat(ctx.store);
   $("table").dataset.cannotBeat = stuck ? "1" : "0";
   setText($("turn-note"), stuck ? ctx.T.noBeat : "");
 }
