@@ -84,6 +84,12 @@ class Seat:
     def open_lobby(self):
         self.page.goto(self.base_url + "/")
 
+    def read_in_english(self):
+        """Switch the site's language to English (it is Chinese by default)."""
+        self.open_lobby()
+        self.page.click("#language-button, form.lang button")
+        expect(self.page.locator("html")).to_have_attribute("lang", "en")
+
     def create_room(self, preset: str, *, name: str | None = None, bots: int = 0, timers: int = 120,
                     pause: float | None = None) -> int:
         page = self.page

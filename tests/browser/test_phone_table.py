@@ -210,8 +210,8 @@ def check_fits(human: Seat, name: str, viewport: dict) -> None:
 def check_prompts(human: Seat, name: str) -> None:
     """The widest prompts, drawn by the page from views of its own: lianzhong classic's
     four bids (叫牌登基 明独保 让位 抢庄), the emperor's three declarations and 叫牌's card
-    picker, with nothing called or on the table yet. In English on a 4-inch phone the bids took four lines, the
-    centre scrolled 86 px and covered your seat."""
+    picker, with nothing called or on the table yet. In English on a 4-inch phone the bids
+    took four lines and covered your seat."""
     view = human.page.evaluate("() => window.bhTable.store.hand.view")
     me = view["seat"]
     states = {
@@ -382,11 +382,7 @@ def test_in_english_the_bar_of_actions_takes_shorter_words_to_keep_one_line(brow
     scrolled at 320 × 568. There it takes shorter words, named in full for screen readers;
     the narrowest phone's widest bar leaves out its disabled Play and Hint. The bids and
     declarations fit too."""
-    def english(seat):
-        seat.page.goto(server.url + "/")
-        seat.page.click("#language-button, form.lang button")
-
-    human = start_with_bots(browser, server, seats_to_close, "classic", name="alice", before=english)
+    human = start_with_bots(browser, server, seats_to_close, "classic", name="alice", before=Seat.read_in_english)
     wait_for_my_follow(human, Game([human], rng=random.Random(3), name="english-bar"))
     page = human.page
     for state, may in (("", None), ("-stuck", ["pass"]), ("-stuck-guard", ["pass", "yield"])):
@@ -705,8 +701,7 @@ def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_wor
     and no card notation."""
     def english(seat):
         seat.context.add_init_script(SIGNALS_JS)
-        seat.page.goto(server.url + "/")
-        seat.page.click("#language-button, form.lang button")
+        seat.read_in_english()
 
     human = start_with_bots(browser, server, seats_to_close, "qingdao", name="alice", before=english)
     page = human.page

@@ -364,9 +364,7 @@ def test_two_players_chat_with_text_and_a_quick_phrase(browser, server, seats_to
     bob.join(room)
     watcher = Seat(browser, server.url, "watcher", viewport=PHONE)
     seats_to_close.append(watcher)
-    watcher.page.goto(server.url + "/")
-    watcher.page.click("#language-button, form.lang button")  # the spectator reads in English
-    expect(watcher.page.locator("html")).to_have_attribute("lang", "en")
+    watcher.read_in_english()  # the spectator reads in English
     watcher.page.goto(f"{server.url}/rooms/{room}/")
     watcher.wait_connected()
     expect(watcher.page.locator("#table")).to_have_attribute("data-role", "spectator")

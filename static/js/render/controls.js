@@ -15,11 +15,11 @@ const fitted = { key: null, form: LONG }; // the form that fitted the last bar, 
 
 export function renderControls(ctx, handlers) {
   const controls = $("controls");
-  const build = (form) => buttons(ctx, handlers, form);
-  const key = `${signature(build(LONG))}@${controls.clientWidth}`;
+  const long = buttons(ctx, handlers, LONG);
+  const key = `${signature(long)}@${controls.clientWidth}`;
   const focused = document.activeElement && controls.contains(document.activeElement) ? document.activeElement.dataset.action : null;
   const show = (form) => {
-    const nodes = build(form);
+    const nodes = form === LONG ? long : buttons(ctx, handlers, form);
     if (replaceIfChanged(controls, signature(nodes), () => nodes) && focused) {
       controls.querySelector(`[data-action="${focused}"]`)?.focus();
     }
