@@ -54,7 +54,7 @@ function resultNode(step) {
   const result = step.view.result;
   if (!result || result.void) return null;
   const rows = [0, 1, 2, 3, 4].map((seat) => el("tr", { dataset: { seat: String(seat) } },
-    el("td", { text: names[seat] }), el("td", { text: T.places[result.places.indexOf(seat)] }),
+    el("td", { class: "name", text: names[seat] }), el("td", { text: T.places[result.places.indexOf(seat)] }),
     el("td", { class: "points", text: String(result.scores[seat]) })));
   return el("table", { class: "list replay-result", id: "replay-result", dataset: { scores: result.scores.join(",") } },
     el("thead", {}, el("tr", {}, el("th", { text: T.player }), el("th", { text: T.place }), el("th", { text: T.score }))),

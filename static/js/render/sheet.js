@@ -64,7 +64,7 @@ function body(ctx, result, name, dissolved) {
     if (result.solo && result.emperor === seat) roles.push(T.soloTitle);
     if (result.menzan.includes(seat)) roles.push(T.menzan);
     const score = result.scores[seat];
-    rows.push(el("tr", { dataset: { seat } }, el("td", { text: T.places[place] }), el("td", { class: "player", text: name(seat) }),
+    rows.push(el("tr", { dataset: { seat } }, el("td", { text: T.places[place] }), el("td", { class: "player name", text: name(seat) }),
       el("td", { text: roles.join(T.listJoin) }), el("td", { class: `num ${sign(score)}`, text: signed(score) })));
   });
   const declared = result.declared.map((entry) => `${name(entry.seat)} ${T.declared[entry.what] || ""}`);
@@ -116,5 +116,5 @@ async function loadLedger(url, key) {
 
 function ledgerTable(players) {
   return el("table", { class: "list" }, el("tbody", {}, players.map((row) => el("tr", {},
-    el("td", { text: row.name }), el("td", { class: `num ${sign(row.points)}`, text: signed(row.points) })))));
+    el("td", { class: "name", text: row.name }), el("td", { class: `num ${sign(row.points)}`, text: signed(row.points) })))));
 }
