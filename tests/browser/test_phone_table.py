@@ -314,16 +314,21 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
     for name, viewport in VIEWPORTS.items():
         check_fits(human, f"{preset}-{name}-stuck", viewport)
 
-    # A big bomb on the table (16 threes): its strips narrow so that it lies inside the
-    # centre at every size; it ran past both sides of it at 568 × 320. (There the round
-    # log's toggle, in the centre's corner, covers the last strips of so long a set.)
+    # The longest set there is on the table (16 nines and 8 jokers): its strips narrow so
+    # that it lies inside the centre at every size, clear of the round log's toggle. A bomb
+    # of 16 ran past both sides of the centre at 568 × 320; one of 20 or more still did
+    # there, and one of 24 at 320 × 568.
     view = human.page.evaluate("() => window.bhTable.store.hand.view")
-    draw_view(human, table={**view["table"], "top": {"seat": (view["seat"] + 1) % 5, "cards": ["3S", "3H", "3C", "3D"] * 4}})
+    longest = ["SJ"] * 4 + ["BJ"] * 4 + ["9S", "9H", "9C", "9D"] * 4
+    draw_view(human, table={**view["table"], "top": {"seat": (view["seat"] + 1) % 5, "cards": longest}})
     for name, viewport in VIEWPORTS.items():
         resize(human, viewport)
         human.screenshot(f"fit-{preset}-{name}-bomb")
         past = human.page.evaluate(TOP_SET_PAST_JS)
         assert past <= 0.5, f"{preset}-{name}: the set on the table runs {past} px past the centre"
+        fits = human.page.evaluate(FITS_JS)
+        assert not fits["underToggle"], f"{preset}-{name}: the set lies under the round log's toggle"
+        assert fits["centre"] <= 1, f"{preset}-{name}: the centre scrolls ({fits['centre']} px of it out of sight)"
     draw_view(human, table=view["table"])
 
     # The drawing of the marks, on a full 44-card hand with every marked card in it.

@@ -24,7 +24,8 @@ export function renderCenter(ctx) {
   } else if (v.phase === "playing") {
     const table = v.table;
     if (table.top) {
-      const top = el("div", { class: "top-set", id: "top-set", dataset: { seat: table.top.seat } },
+      // long: more cards than fit beside the owner's name on the shortest screens (table.css)
+      const top = el("div", { class: table.top.cards.length > 6 ? "top-set long" : "top-set", id: "top-set", dataset: { seat: table.top.seat } },
         el("span", { class: "owner", text: name(table.top.seat) }), cardRow(table.top.cards, T, "big"));
       const key = `${table.top.seat}|${table.top.cards.join(" ")}`;
       if (key !== ctx.ui.topKey) top.classList.add("enter"); // just played: slide in
