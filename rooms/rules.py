@@ -72,11 +72,22 @@ def _fence(self, tokens, index, options, env):
     return f'<div class="card-picture">{rows}</div>\n'
 
 
+def _table_open(self, tokens, index, options, env):
+    """A table in the box that scrolls a list too wide for a phone (static/css/app.css)."""
+    return '<div class="table-scroll" tabindex="0">' + self.renderToken(tokens, index, options, env)
+
+
+def _table_close(self, tokens, index, options, env):
+    return self.renderToken(tokens, index, options, env) + "</div>\n"
+
+
 @lru_cache(maxsize=None)
 def _markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     md.add_render_rule("fence_default", md.renderer.rules["fence"])
     md.add_render_rule("fence", _fence)
+    md.add_render_rule("table_open", _table_open)
+    md.add_render_rule("table_close", _table_close)
     return md
 
 
