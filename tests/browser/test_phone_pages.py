@@ -1,6 +1,7 @@
 """The pages around the table on a phone, in a real Chromium: the lobby, the rules, the
-leaderboard, a player's page, a replay and the sign-in fit the screen's width in both
-languages, with the longest names a player can give. (In English the leaderboard ran 81 px
+leaderboard, a player's page, a replay and the score sheet fit the screen's width in both
+languages, with the longest names a player can give, and the pages pass the accessibility
+check at 320 px. (In English the leaderboard ran 81 px
 past a 320 px screen, and with a 20-letter name the player's page and the replay scrolled
 sideways even at 390 px; a list's visually hidden column name, positioned past the screen's
 edge, did too in one run of five.)"""
