@@ -34,6 +34,15 @@ def wait_limits(context) -> None:
     context.set_default_navigation_timeout(60_000)
 
 
+def axe_violations(page) -> list[dict]:
+    """The page's accessibility violations by axe (WCAG 2 A and AA, and best practice)."""
+    # Evaluated through the driver, not added as a <script>: the pages' Content-Security-Policy
+    # refuses inline scripts, as it should.
+    page.evaluate((Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8"))
+    result = page.evaluate("""() => axe.run(document, {runOnly: ["wcag2a", "wcag2aa", "best-practice"]})""")
+    return [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result["violations"]]
+
+
 class Seat:
     """One player in their own browser context."""
 

@@ -9,8 +9,7 @@ edge, did too in one run of five.)"""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.driver import PHONE, Seat
-from tests.browser.test_phone_table import axe_violations
+from tests.browser.driver import PHONE, Seat, axe_violations
 
 WIDTHS = (320, 360, 390)
 PRESETS = ("classic", "lianzhong", "qingdao", "lianzhong_classic")

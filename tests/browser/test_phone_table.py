@@ -12,7 +12,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.driver import Game, Seat
+from tests.browser.driver import Game, Seat, axe_violations
 
 PHONE = {"width": 375, "height": 812}
 SMALL_PHONE = {"width": 360, "height": 640}  # the commonest small Android screen
@@ -762,16 +762,6 @@ def test_the_language_switch_words_every_text_of_a_hand(browser, server, bot_wor
     human.screenshot("chinese-score-sheet-phone")
     leaks = chinese_page_leaks(human)
     assert not leaks, f"English or card notation on the Chinese page: {leaks}"
-
-
-def axe_violations(page) -> list[dict]:
-    from pathlib import Path
-
-    # Evaluated through the driver, not added as a <script>: the pages' Content-Security-Policy
-    # refuses inline scripts, as it should.
-    page.evaluate((Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8"))
-    result = page.evaluate("""() => axe.run(document, {runOnly: ["wcag2a", "wcag2aa", "best-practice"]})""")
-    return [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result["violations"]]
 
 
 @pytest.mark.django_db(transaction=True)
