@@ -115,7 +115,9 @@ def test_round_log_counter_showdown_sheet_and_replay(browser, server, seats_to_c
     sheet.locator("[data-action=replay]").click()
     replay = alice.page.locator("#replay")
     expect(replay).to_have_attribute("data-at", "0")
-    # The step buttons draw their icons (no symbol characters a phone's fonts may lack).
+    # The step buttons draw their icons (no symbol characters a phone's fonts may lack), once
+    # the page's stylesheets have loaded: a run measured them before, at no size.
+    alice.page.wait_for_load_state("load")
     steps = alice.page.eval_on_selector_all(".replay-bar button[aria-label]", """(buttons) => buttons.map((b) => {
       const icon = b.querySelector("svg.icon"), box = icon && icon.getBoundingClientRect();
       return {id: b.id, text: b.textContent.trim(), drawn: Boolean(box && box.width >= 8 && box.height >= 8)}; })""")
