@@ -30,11 +30,16 @@ WIDTH_JS = """() => {
             .slice(0, 5).map((node) => `${node.tagName}.${node.className}`)};
 }"""
 
-# The score sheet's right edge, and its lists that run past it with nothing to scroll them.
+# The score sheet's right edge, its lists that run past it with nothing to scroll them, and
+# the roles' cells that break a role over two lines (more lines than roles).
 SHEET_JS = """() => { const sheet = document.getElementById("score-sheet"), edge = sheet.getBoundingClientRect().right;
   const scrolls = (box) => box && getComputedStyle(box).overflowX === "auto" && box.scrollWidth > box.clientWidth;
+  const lines = (node) => { const words = document.createRange(); words.selectNodeContents(node);
+    return new Set([...words.getClientRects()].map((r) => Math.round(r.top))).size; };
   return {right: edge, cut: [...sheet.querySelectorAll("table")].filter((t) => t.getBoundingClientRect().right > edge + 0.5)
-    .filter((t) => !scrolls(t.parentElement)).map((t) => t.className)}; }"""
+    .filter((t) => !scrolls(t.parentElement)).map((t) => t.className),
+    broken: [...sheet.querySelectorAll("td.roles")].filter((td) => td.textContent)
+      .filter((td) => lines(td) > td.textContent.split(/、|, /).length).map((td) => td.textContent)}; }"""
 
 # The cells of a player's row of the leaderboard that lie inside the screen.
 ROW_JS = """(name) => [...[...document.querySelectorAll("table.board tbody tr")].find((tr) => tr.textContent.includes(name)).cells]
@@ -58,6 +63,7 @@ def test_the_pages_around_the_table_fit_a_phone_in_both_languages(browser, serve
         player.screenshot(f"pages-score-sheet-{width}")
         sheet = player.page.evaluate(SHEET_JS)
         assert sheet["right"] <= width + 0.5 and not sheet["cut"], f"the score sheet at {width} px: {sheet}"
+        assert not sheet["broken"], f"the score sheet at {width} px breaks a role over two lines: {sheet['broken']}"
 
     host = Seat(browser, server.url, "Bartholomew_Zielinsk", viewport=PHONE)  # an open room in the lobby's list
     seats_to_close.append(host)

@@ -65,7 +65,7 @@ function body(ctx, result, name, dissolved) {
     if (result.menzan.includes(seat)) roles.push(T.menzan);
     const score = result.scores[seat];
     rows.push(el("tr", { dataset: { seat } }, el("td", { text: T.places[place] }), el("td", { class: "player name", text: name(seat) }),
-      el("td", { text: roles.join(T.listJoin) }), el("td", { class: `num ${sign(score)}`, text: signed(score) })));
+      el("td", { class: "roles", text: roles.join(T.listJoin) }), el("td", { class: `num ${sign(score)}`, text: signed(score) })));
   });
   const declared = result.declared.map((entry) => `${name(entry.seat)} ${T.declared[entry.what] || ""}`);
   const nodes = [
