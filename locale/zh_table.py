@@ -15,7 +15,7 @@ TABLE = {
     "left": "已退出", "%(s)ss": "%(s)s 秒", "auto-play in %(s)ss": "%(s)s 秒后托管",
     "Emperor": "皇帝", "Guard": "保子", "Alone": "独", "Hoe": "锄头", "Alone against four": "独保（一打四）",
     "Declared rebel (hoe)": "反（锄头）", "Pass": "过", "Yield": "让",
-    "1st": "头科", "2nd": "二科", "3rd": "三科", "4th": "二落", "5th": "大落",
+    "1st": "头科", "2nd": "二科", "3rd": "三科", "4th": "二落", "5th": "大落", "%(place)s: out of cards": "%(place)s：牌已出完",
     "Auto-play plays at level %(level)s": "托管水平：%(level)s",
     # phases
     "Waiting for players: %(n)s of 5 seated": "等待玩家：已坐 %(n)s / 5",

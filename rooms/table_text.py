@@ -58,7 +58,7 @@ def _seats() -> dict:
         "emperor": _("Emperor"), "guard": _("Guard"), "solo": _("Alone"), "hoe": _("Hoe"),
         "emperorTitle": _("Emperor"), "guardTitle": _("Guard"), "soloTitle": _("Alone against four"),
         "hoeTitle": _("Declared rebel (hoe)"), "passed": _("Pass"), "yielded": _("Yield"),
-        "places": [_("1st"), _("2nd"), _("3rd"), _("4th"), _("5th")],
+        "places": [_("1st"), _("2nd"), _("3rd"), _("4th"), _("5th")], "placeTitle": _("%(place)s: out of cards"),
         "levels": {level: str(label) for level, label in LEVELS.items()}, "levelTitle": _("Bot level"),
         "trusteeLevel": _("Auto-play plays at level %(level)s"),
     }

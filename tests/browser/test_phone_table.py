@@ -34,11 +34,9 @@ FITS_JS = """() => {
   return {scroll: document.scrollingElement.scrollHeight, height: innerHeight,
           scrollWidth: document.scrollingElement.scrollWidth, width: innerWidth,
           bar: document.querySelector(".table-bar").getBoundingClientRect().height,
-          // the centre's content (the top set, whose turn, the called card) in sight, not scrolled
-          // to; on a 4-inch phone turned (320 px high) only while cards are played: the deal's
-          // lines of 买3 and tribute scroll there
-          centre: document.querySelector("#table").dataset.phase === "playing" || innerHeight > 340
-            ? document.getElementById("center").scrollHeight - document.getElementById("center").clientHeight : 0,
+          // the centre's content (the top set, whose turn, the called card, the deal's lines) in
+          // sight, not scrolled to
+          centre: document.getElementById("center").scrollHeight - document.getElementById("center").clientHeight,
           cards: document.querySelectorAll("#hand .card").length,
           // the bar of actions' lines
           barLines: new Set([...document.querySelectorAll("#controls button")].filter(shown).map((b) => b.offsetTop)).size,
@@ -248,23 +246,55 @@ def check_badges(human: Seat, name: str) -> None:
     明保 and went out first, a hoe rebelled (反) and went out second, another hoe twisted
     (扭). Every badge shows whole at every size: 明保 and 反 are said on the role's own badge,
     and those that do not fit beside a name go on a second line. (保子 头科 明保 ran past the
-    seat's edge on every phone.)"""
+    seat's edge on every phone.) The two who went out show their places in their rings, where
+    their counts were 0, and each other seat shows a card it played (its tallest last move).
+    In English on a 4-inch phone, "open guard" then "1st" took three lines, "Hoe" and "twist"
+    two, the seats grew and the centre scrolled (39 px)."""
     view = human.page.evaluate("() => window.bhTable.store.hand.view")
     o = [(view["seat"] + k) % 5 for k in range(5)]
+    counts = [0 if seat in (o[2], o[3]) else count for seat, count in enumerate(view["counts"])]
+    last = [None if seat == o[0] else {"type": "play", "cards": ["3S"]} for seat in range(5)]
     draw_view(human, roles={**view["roles"], "emperor": o[1], "guard": o[2], "solo": None}, hoes=[o[0], o[3], o[4]],
               declared=[{"seat": o[2], "what": "ming_bao"}, {"seat": o[3], "what": "rebel"}, {"seat": o[4], "what": "niu"}],
-              places=[o[2], o[3]])
+              places=[o[2], o[3]], counts=counts, table={**view["table"], "last": last})
     page = human.page
     expect(page.locator(f".seat[data-seat='{o[2]}'] .badge.guard")).to_have_text(re.compile("明保|open guard"))
     expect(page.locator(f".seat[data-seat='{o[2]}'] .badge.declared")).to_have_count(0)
     expect(page.locator(f".seat[data-seat='{o[3]}'] .badge.hoe")).to_have_text(re.compile("反|rebel"))
+    expect(page.locator(f".seat[data-seat='{o[2]}'] .count")).to_have_text(re.compile("头科|1st"))
+    expect(page.locator(f".seat[data-seat='{o[3]}'] .count")).to_have_text(re.compile("二科|2nd"))
     for size, viewport in VIEWPORTS.items():
         resize(human, viewport)
         fits = page.evaluate(FITS_JS)
         human.screenshot(f"fit-{name}-{size}-badges")
         assert not fits["cut"], f"{name}-{size}: a badge is cut off: {fits['cut']}"
         assert not fits["covered"], f"{name}-{size}: drawn over: {fits['covered']}"
-    draw_view(human, **{key: view[key] for key in ("roles", "hoes", "declared", "places")})
+        assert fits["centre"] <= 1, f"{name}-{size}: the centre scrolls ({fits['centre']} px of it out of sight)"
+    draw_view(human, **{key: view[key] for key in ("roles", "hoes", "declared", "places", "counts", "table")})
+
+
+def check_deal(human: Seat, name: str) -> None:
+    """qingdao's deal told in the centre while the seats declare (no set on the table yet):
+    two tributes and three 买3, one of them free. On short screens its cards are chips one
+    text line high, so it fits a phone turned (812 × 375; it scrolled 42 px as pictures)
+    and a small phone upright; on the shortest ones its lines are smaller too, so it fits
+    a 4-inch phone upright. Turned (568 × 320), the lines alone are shown, packed tight
+    (the seats in gold say who is to declare): the centre scrolled 42 px there (45 px in
+    English). qingdao calls no card, so none is drawn. The hand's own view is drawn again after."""
+    view = human.page.evaluate("() => window.bhTable.store.hand.view")
+    draw_view(human, phase="declaring", window={"pending": [1, 2, 3]}, actors=[1, 2, 3], table=None,
+              roles={**view["roles"], "called": None},
+              deal={"tribute_paid": [{"from": 1, "to": 2, "card": "2S"}, {"from": 3, "to": 4, "card": "BJ*"}],
+                    "threes": [{"seller": 0, "buyer": 1, "paid": "TH"}, {"seller": 2, "buyer": 3, "paid": "4H*"},
+                               {"seller": 4, "buyer": 0, "paid": None}]})
+    expect(human.page.locator("#deal-info .transfer")).to_have_count(5)
+    for size, viewport in VIEWPORTS.items():
+        resize(human, viewport)
+        human.screenshot(f"fit-{name}-{size}-deal")
+        fits = human.page.evaluate(FITS_JS)
+        assert fits["centre"] <= 1, f"{name}-{size}: the deal's lines scroll the centre ({fits['centre']} px out of sight)"
+        assert not fits["underToggle"], f"{name}-{size}: under the round log's toggle: {fits['underToggle']}"
+    draw_view(human, **{key: view.get(key) for key in ("phase", "window", "actors", "table", "roles", "deal")})
 
 
 # Where an open drawer lies, and whether its closing button is the topmost thing at its centre.
@@ -352,25 +382,8 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
     human.page.emulate_media(reduced_motion="reduce")
     assert human.page.evaluate(redeal) == 0
 
-    # qingdao's deal told in the centre while the seats declare (no set on the table yet):
-    # two tributes and three 买3, one of them free. On short screens its cards are chips one
-    # text line high, so it fits a phone turned (812 × 375; it scrolled 42 px as pictures)
-    # and a small phone upright; on the shortest ones its lines are smaller too, so it fits
-    # a 4-inch phone upright. Turned (568 × 320), it still scrolls there.
     if preset == "qingdao":
-        draw_view(human, phase="declaring", window={"pending": [1, 2, 3]}, table=None,
-                  deal={"tribute_paid": [{"from": 1, "to": 2, "card": "2S"}, {"from": 3, "to": 4, "card": "BJ*"}],
-                        "threes": [{"seller": 0, "buyer": 1, "paid": "TH"}, {"seller": 2, "buyer": 3, "paid": "4H*"},
-                                   {"seller": 4, "buyer": 0, "paid": None}]})
-        expect(human.page.locator("#deal-info .transfer")).to_have_count(5)
-        for name, viewport in VIEWPORTS.items():
-            if name == "small-landscape":
-                continue
-            resize(human, viewport)
-            human.screenshot(f"fit-{preset}-{name}-deal")
-            fits = human.page.evaluate(FITS_JS)
-            assert fits["centre"] <= 1, f"{name}: the deal's lines scroll the centre ({fits['centre']} px out of sight)"
-            assert not fits["underToggle"], f"{name}: under the round log's toggle: {fits['underToggle']}"
+        check_deal(human, preset)
     assert not [line for line in human.console if line.startswith("pageerror")]
 
 
@@ -390,22 +403,27 @@ def test_in_english_the_bar_of_actions_takes_shorter_words_to_keep_one_line(brow
     human = start_with_bots(browser, server, seats_to_close, "classic", name="alice", before=Seat.read_in_english)
     wait_for_my_follow(human, Game([human], rng=random.Random(3), name="english-bar"))
     page = human.page
-    for state, may in (("", None), ("-stuck", ["pass"]), ("-stuck-guard", ["pass", "yield"])):
-        if may:
-            draw_view(human, may=may, hints=[])
+    # Each bar drawn from a view of its own, the first one a 保子's who can beat the set: what
+    # the human may do is the deal's (a run's human could not beat it, and its first bar read
+    # "Can't beat it").
+    hand = page.evaluate("() => window.bhTable.store.hand.view.hand")
+    for state, may in (("", ["play", "pass", "yield"]), ("-stuck", ["pass"]), ("-stuck-guard", ["pass", "yield"])):
+        stuck = "play" not in may
+        draw_view(human, may=may, hints=[] if stuck else [hand[:1]])
         for name, viewport in VIEWPORTS.items():
             check_fits(human, f"english-{name}{state}", viewport)
             actions = page.evaluate(ACTIONS_JS)
             if viewport["width"] > 430:  # the words in full, as before
                 assert actions["trustee"] == ["Auto-play", None]
-                assert actions["pass"][0] == ("Can't beat it" if may else "Pass")
+                assert actions["pass"][0] == ("Can't beat it" if stuck else "Pass")
             else:
                 assert actions["trustee"] == ["Auto", "Auto-play"]
                 assert actions["sort"] == ["Sort", "By count"]
-                assert actions["pass"] == (["Pass", "Can't beat it"] if may else ["Pass", None])
+                assert actions["pass"] == (["Pass", "Can't beat it"] if stuck else ["Pass", None])
             assert ("play" in actions) == (state != "-stuck-guard" or name != "narrowest-phone")
     check_prompts(human, "english")
     check_badges(human, "english")
+    check_deal(human, "english")
     # A shortened button does what its name says: 'Sort' by count, then by rank.
     resize(human, NARROWEST_PHONE)
     page.click("#controls [data-action=sort]")

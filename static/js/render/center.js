@@ -20,7 +20,7 @@ export function renderCenter(ctx) {
     nodes.push(...bidding(ctx, v, name));
   } else if (v.phase === "declaring") {
     nodes.push(el("p", { class: "status", text: T.declaring }),
-      el("p", { text: fmt(T.waitingFor, { names: v.window.pending.map(name).join(T.listJoin) }) }));
+      el("p", { class: "pending", text: fmt(T.waitingFor, { names: v.window.pending.map(name).join(T.listJoin) }) }));
   } else if (v.phase === "playing") {
     const table = v.table;
     if (table.top) {

@@ -55,8 +55,6 @@ function badges(ctx, index, v, seat) {
   if (seat.trustee) badge("trustee", T.trusteeBadge, seat.trustee_locked ? T.trusteeLocked : trusteeTitle(ctx));
   if (seat.left) badge("left", T.left);
   if (seat.ready && !running(ctx.store)) badge("ready", T.readyBadge, T.readyTitle);
-  const place = v ? v.places.indexOf(index) : -1;
-  if (place >= 0) badge("place", T.places[place]);
   for (const what of said) if (!onRole.includes(what)) badge("declared", T.declared[what] || "");
   if (seat.player.level) { // last, in a box of its own: it gives way first (static/css/table.css)
     list.push(el("span", { class: "level-box" }, node("level", T.levels[seat.player.level] || "", T.levelTitle)));
@@ -76,13 +74,18 @@ function seatContent(ctx, index, v, turn) {
   if (!seat || !seat.player) return emptySeat(ctx, index);
   const online = seat.player.bot || seat.online;
   const count = v ? v.counts[index] : null;
+  // A seat that went out shows its place (头科 …) in its ring, where its count was 0: one
+  // badge less on its line.
+  const place = v ? v.places.indexOf(index) : -1;
   const name = playerName(T, seat.player);
   return [
     el("div", { class: "avatar" },
       svg("svg", { class: "ring", viewBox: "0 0 44 44", "aria-hidden": "true" },
         svg("circle", { cx: 22, cy: 22, r: 19, class: "track" }),
         svg("circle", { cx: 22, cy: 22, r: 19, class: "left", "stroke-dasharray": "119.4", "stroke-dashoffset": "0" })),
-      el("span", { class: "count", title: fmt(T.cardsLeft, { n: count ?? "" }), text: count ?? "" }),
+      place >= 0
+        ? el("span", { class: "count place", title: fmt(T.placeTitle, { place: T.places[place] }), text: T.places[place] })
+        : el("span", { class: "count", title: fmt(T.cardsLeft, { n: count ?? "" }), text: count ?? "" }),
       el("span", { class: `dot ${online ? "on" : "off"}`, title: online ? T.online : T.offlineSeat })),
     el("div", { class: "who" },
       el("span", { class: "name", title: name, text: name + (index === mySeat(store) ? ` (${T.you})` : "") }),
