@@ -26,6 +26,10 @@ HANDS_STARTED = Counter("baohuang_hands_started", "Hands dealt (redeals of void 
 HANDS_FINISHED = Counter("baohuang_hands_finished", "Hands ended, by outcome (scored, unscored, void).",
                          ["preset", "outcome"])
 MOVES = Counter("baohuang_moves", "Actions stored, by who made them (player, trustee, bot).", ["by"])
+# Each labelled counter, looked up once, not by `labels()` on every move (2.2 µs a call
+# against 0.65 µs for the child's own `inc`); made here, the three series show from the
+# start, at 0.
+MOVES_BY = {by: MOVES.labels(by) for by in ("player", "trustee", "bot")}
 ACTION_SECONDS = Histogram("baohuang_action_seconds", "From an act frame's arrival to its ack being sent.",
                            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))
 TIMER_LATENESS = Histogram("baohuang_timer_lateness_seconds",
@@ -62,7 +66,7 @@ def hand_finished(hand) -> None:
 
 def move_stored(*, by: str) -> None:
     """An action was written by `by` (player, trustee, bot); every move takes one path."""
-    _after_commit(lambda: MOVES.labels(by).inc())
+    _after_commit(MOVES_BY[by].inc)
 
 
 def trustee_entered(reason: str) -> None:
