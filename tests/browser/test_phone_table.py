@@ -247,7 +247,8 @@ def check_badges(human: Seat, name: str) -> None:
     (扭). Every badge shows whole at every size: 明保 and 反 are said on the role's own badge,
     and those that do not fit beside a name go on a second line. (保子 头科 明保 ran past the
     seat's edge on every phone.) The two who went out show their places in their rings, where
-    their counts were 0, and each other seat shows a card it played (its tallest last move).
+    their counts were 0, and each other seat shows a card it played (its tallest last move);
+    on a desktop the place is larger, as the ring is.
     In English on a 4-inch phone, "open guard" then "1st" took three lines, "Hoe" and "twist"
     two, the seats grew and the centre scrolled (39 px)."""
     view = human.page.evaluate("() => window.bhTable.store.hand.view")
@@ -270,6 +271,9 @@ def check_badges(human: Seat, name: str) -> None:
         assert not fits["cut"], f"{name}-{size}: a badge is cut off: {fits['cut']}"
         assert not fits["covered"], f"{name}-{size}: drawn over: {fits['covered']}"
         assert fits["centre"] <= 1, f"{name}-{size}: the centre scrolls ({fits['centre']} px of it out of sight)"
+        if size == "desktop":  # the larger ring has room for a larger place (it was 10.4 px)
+            place = page.locator(f".seat[data-seat='{o[2]}'] .count.place")
+            assert place.evaluate("(node) => parseFloat(getComputedStyle(node).fontSize)") >= 12
     draw_view(human, **{key: view[key] for key in ("roles", "hoes", "declared", "places", "counts", "table")})
 
 
