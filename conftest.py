@@ -8,6 +8,17 @@ import pytest
 NAMES = ("alice", "bob", "charlie", "dave", "erin")
 
 
+def pytest_collection_modifyitems(items):
+    """The browser tests first, then the rest of `tests/` (servers, benchmarks, nginx),
+    then the apps' own: the longest tests (one takes minutes) start early, so under
+    pytest-xdist the short ones fill in at the end instead of one worker waiting alone on
+    a long test. The sort is stable: within each part, the order of collection."""
+    def part(item) -> int:
+        return 0 if item.nodeid.startswith("tests/browser/") else 1 if item.nodeid.startswith("tests/") else 2
+
+    items.sort(key=part)
+
+
 def _player(name):
     from rooms.services import player_guest
 
