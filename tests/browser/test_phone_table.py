@@ -290,7 +290,10 @@ def check_deal(human: Seat, name: str) -> None:
     and a small phone upright; on the shortest ones its lines are smaller too, so it fits
     a 4-inch phone upright. Turned (568 × 320), the lines alone are shown, packed tight
     (the seats in gold say who is to declare): the centre scrolled 42 px there (45 px in
-    English). qingdao calls no card, so none is drawn. The hand's own view is drawn again after."""
+    English). qingdao calls no card, so none is drawn. Then the same deal under the bidding,
+    the throne offered to the human: on a 4-inch phone turned its name is for screen readers
+    only (in English it took two lines and the centre scrolled 13 px over one 买3 line). The
+    hand's own view is drawn again after."""
     view = human.page.evaluate("() => window.bhTable.store.hand.view")
     draw_view(human, phase="declaring", window={"pending": [1, 2, 3]}, actors=[1, 2, 3], table=None,
               roles={**view["roles"], "called": None},
@@ -304,7 +307,15 @@ def check_deal(human: Seat, name: str) -> None:
         fits = human.page.evaluate(FITS_JS)
         assert fits["centre"] <= 1, f"{name}-{size}: the deal's lines scroll the centre ({fits['centre']} px out of sight)"
         assert not fits["underToggle"], f"{name}-{size}: under the round log's toggle: {fits['underToggle']}"
-    draw_view(human, **{key: view.get(key) for key in ("phase", "window", "actors", "table", "roles", "deal")})
+    # The same deal under the bidding, the throne offered to the human.
+    draw_view(human, phase="bidding", turn=view["seat"], actors=[view["seat"]], bidding={"bundle": []})
+    for size, viewport in VIEWPORTS.items():
+        resize(human, viewport)
+        human.screenshot(f"fit-{name}-{size}-deal-bidding")
+        fits = human.page.evaluate(FITS_JS)
+        assert fits["centre"] <= 1, f"{name}-{size}: the bidding over the deal scrolls the centre ({fits['centre']} px)"
+    draw_view(human, **{key: view.get(key) for key in ("phase", "window", "actors", "table", "roles", "deal", "turn",
+                                                       "bidding")})
 
 
 # Where an open drawer lies, and whether its closing button is the topmost thing at its centre.
