@@ -170,8 +170,11 @@ def resize(human: Seat, viewport: dict) -> None:
     page = human.page
     page.set_viewport_size(viewport)
     page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=[viewport["width"], viewport["height"]])
-    # Two frames: the page's resize handler and ResizeObserver run in the first one.
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    # Two frames: the page's resize handler and ResizeObserver run in the first one. A page
+    # that draws no frame (a CI run once hung here, we think, until pytest-timeout's 600 s)
+    # goes on after 2 s, to fail on what it measures rather than hang.
+    page.evaluate("""() => new Promise((done) => {
+      requestAnimationFrame(() => requestAnimationFrame(done)); setTimeout(done, 2000); })""")
     page.evaluate("() => window.bhTable.render()")
 
 
