@@ -10,6 +10,12 @@ export function fmt(text, values = {}) {
   return String(text).replace(/%\((\w+)\)s/g, (_, key) => (values[key] ?? ""));
 }
 
+/** `%(name)s` placeholders filled with strings or nodes (a list of them spread in its place):
+ * the parts for `el()`, so that a name can be a node of its own (center.js). */
+export function fill(text, values = {}) {
+  return String(text).split(/%\((\w+)\)s/).flatMap((part, i) => (i % 2 ? values[part] ?? "" : part));
+}
+
 /** Of a text counting `%(n)s` (rooms/table_text.py `_forms`), the form for `n` in the
  * page's language: "1 card", "2 cards". A plain string is its own only form. */
 export function plural(text, n, lang = globalThis.document ? document.documentElement.lang : "en") {

@@ -40,11 +40,17 @@ FITS_JS = """() => {
           cards: document.querySelectorAll("#hand .card").length,
           // the bar of actions' lines
           barLines: new Set([...document.querySelectorAll("#controls button")].filter(shown).map((b) => b.offsetTop)).size,
-          // what the centre shows (a line's words, not its box), under the round log's toggle in its corner
+          // what the centre shows (a line's words, not its box; a name cut short by its own box),
+          // under the round log's toggle in its corner
           underToggle: [...document.querySelectorAll("#center p, #center .owner, #center .cards, #center .deal-info")]
-            .filter(shown).filter((node) => { const words = document.createRange(); words.selectNodeContents(node);
-              const r = words.getBoundingClientRect(), t = document.querySelector("#history > summary").getBoundingClientRect();
-              return r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom; })
+            .filter(shown).filter((node) => { const t = document.querySelector("#history > summary").getBoundingClientRect();
+              const boxes = [...node.querySelectorAll(".nick")].map((nick) => nick.getBoundingClientRect());
+              const words = document.createRange(), walk = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+              for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+                if (text.parentElement.closest(".nick")) continue;
+                words.selectNodeContents(text); boxes.push(...words.getClientRects()); }
+              boxes.push(...[...node.querySelectorAll(".card")].map((card) => card.getBoundingClientRect()));
+              return boxes.some((r) => r.width > 0 && r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom); })
             .map((node) => node.textContent),
           // each row of the hand within the hand's box (else its ends are cut off on a narrow screen)
           rowsOver: [...document.querySelectorAll("#hand .hand-row")].map((row) => row.getBoundingClientRect().width)
@@ -321,6 +327,74 @@ def check_deal(human: Seat, name: str) -> None:
                                                        "bidding")})
 
 
+LONG_NAMES = ["Alexandrina_Kowalska", "Bartholomew_Zielinsk", "Konstantinos_Papado", "Maximilianus_Wojcik1",
+              "Wilhelmina_Rasmussen"]  # a nickname's 20 letters, no place to break
+
+# The centre's content out of sight (it scrolls), and a name in the round log that runs past
+# its box (under the cards beside it).
+NAMES_FIT_JS = """() => { const c = document.getElementById("center"), log = document.getElementById("round-log");
+  return {centre: c.scrollHeight - c.clientHeight, across: c.scrollWidth - c.clientWidth,
+          log: log ? log.scrollWidth - log.clientWidth : 0,
+          spilt: [...document.querySelectorAll("#round-log .who")].filter((who) => who.scrollWidth > who.clientWidth
+            && getComputedStyle(who).overflowX === "visible").map((who) => who.textContent)}; }"""
+
+
+def seat_players(human: Seat, players: list) -> None:
+    human.page.evaluate("""(players) => { const {store, render} = window.bhTable;
+      store.seats.forEach((seat, i) => { seat.player = players[i]; }); render(); }""", players)
+
+
+def check_long_names(human: Seat, name: str) -> None:
+    """Every seat's player with a 20-letter name (the longest a nickname may be), drawn by the
+    page: the centre's lines that name seats still fit at every size — who holds the crown and
+    who passed it on, who is offered the throne over qingdao's fullest deal (its tributes and
+    买3 name two seats a line), who is yet to declare, who played the set and whose turn it
+    is — and the round log's names stay in their column. Names there are cut short: four of
+    them took a line each and the centre scrolled 168 px at 812 × 375."""
+    page = human.page
+    view = page.evaluate("() => window.bhTable.store.hand.view")
+    players = page.evaluate("() => window.bhTable.store.seats.map((seat) => seat.player)")
+    me = view["seat"]
+    o = [(me + k) % 5 for k in range(1, 5)]
+    deal = {"tribute_paid": [{"from": o[0], "to": o[1], "card": "2S"}, {"from": o[2], "to": o[3], "card": "BJ*"}],
+            "threes": [{"seller": o[0], "buyer": o[1], "paid": "TH"}, {"seller": o[2], "buyer": o[3], "paid": "4H*"},
+                       {"seller": me, "buyer": o[0], "paid": None}]}
+    unroled = {**view["roles"], "emperor": None, "called": None}
+    states = {
+        "crown": dict(phase="bidding", roles=unroled, table=None, deal=None, actors=[o[0]], turn=o[0],
+                      bidding={"crown": o[0], "declined": o[1:], "forced": False}),
+        "offered": dict(phase="bidding", roles=unroled, table=None, deal=deal, actors=[o[0]], turn=o[0],
+                        bidding={"bundle": []}),
+        "declaring": dict(phase="declaring", roles=unroled, table=None, deal=deal, actors=o, window={"pending": o}),
+        "called": dict(phase="declaring", roles=view["roles"], table=None, deal=None, actors=o, window={"pending": o}),
+        "playing": dict(phase="playing", roles=view["roles"], deal=None, actors=[o[0]], turn=o[0],
+                        table={"leader": o[1], "last": [None] * 5, "passed": [],
+                               "top": {"seat": o[1], "cards": LONG_SET[:7]}}),
+    }
+    seat_players(human, [{**player, "name": LONG_NAMES[index], "bot": False} for index, player in enumerate(players)])
+    for state, fields in states.items():
+        draw_view(human, may=[], **fields)
+        for size, viewport in VIEWPORTS.items():
+            resize(human, viewport)
+            fits = page.evaluate(NAMES_FIT_JS)
+            human.screenshot(f"fit-{name}-{size}-long-names-{state}")
+            assert fits["centre"] <= 1 and fits["across"] <= 1, f"{name}-{size}-{state}: the centre scrolls: {fits}"
+            under = page.evaluate(FITS_JS)["underToggle"]
+            assert not under, f"{name}-{size}-{state}: under the round log's toggle: {under}"
+    entries = [{"seat": seat, "type": "play", "cards": LONG_SET} for seat in o]
+    draw_view(human, **states["playing"], log={"round": entries, "previous": None})
+    page.click("#history > summary")
+    for size, viewport in VIEWPORTS.items():
+        resize(human, viewport)
+        fits = page.evaluate(NAMES_FIT_JS)
+        human.screenshot(f"fit-{name}-{size}-long-names-log")
+        assert fits["log"] <= 1 and not fits["spilt"], f"{name}-{size}: the round log's names: {fits}"
+    page.click("#history [data-action=close-history]")
+    seat_players(human, players)
+    draw_view(human, **{key: view.get(key) for key in ("phase", "roles", "table", "deal", "actors", "turn", "bidding",
+                                                       "window", "may", "log")})
+
+
 # Where an open drawer lies, and whether its closing button is the topmost thing at its centre.
 DRAWER_JS = """(details) => { const drawer = document.querySelector(`${details} .drawer`), r = drawer.getBoundingClientRect();
   const close = document.querySelector(`${details} [data-action=close-history]`) || document.querySelector(`${details} > summary`);
@@ -408,6 +482,7 @@ def test_a_running_hand_fits_each_screen_without_scrolling(browser, server, bot_
 
     if preset == "qingdao":
         check_deal(human, preset)
+        check_long_names(human, preset)
     assert not [line for line in human.console if line.startswith("pageerror")]
 
 
@@ -448,6 +523,7 @@ def test_in_english_the_bar_of_actions_takes_shorter_words_to_keep_one_line(brow
     check_prompts(human, "english")
     check_badges(human, "english")
     check_deal(human, "english")
+    check_long_names(human, "english")
     # A shortened button does what its name says: 'Sort' by count, then by rank.
     resize(human, NARROWEST_PHONE)
     page.click("#controls [data-action=sort]")

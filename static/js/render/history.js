@@ -45,7 +45,7 @@ function line(T, entry, name) {
   const what = entry.type === "play"
     ? [cardRow(entry.cards, T), el("span", { class: "visually-hidden", text: cardsName(T, entry.cards) })]
     : [el("span", { class: "pass", text: entry.type === "pass" ? T.passed : T.yielded })];
-  return el("li", { dataset: { seat: String(entry.seat), type: entry.type } }, el("span", { class: "who", text: name(entry.seat) }), ...what);
+  return el("li", { dataset: { seat: String(entry.seat), type: entry.type } }, el("span", { class: "who", title: name(entry.seat), text: name(entry.seat) }), ...what);
 }
 
 function counter(T, counts) {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cardName, errorText, fmt, playerName, plural, seatName } from "../i18n.js";
+import { cardName, errorText, fill, fmt, playerName, plural, seatName } from "../i18n.js";
 
 const ZH = {
   cardNames: { card: "%(suit)s%(rank)s", suits: { S: "黑桃", H: "红桃", C: "梅花", D: "方块" }, bigJoker: "大王",
@@ -50,4 +50,12 @@ test("a counted text takes the plural form of its count in the page's language",
   const zhang = { one: "%(n)s 张", other: "%(n)s 张" };
   assert.equal(fmt(plural(zhang, 1, "zh-hans"), { n: 1 }), "1 张");
   assert.equal(plural("a plain text", 3, "en"), "a plain text");
+});
+
+test("fill puts strings or nodes in a text's places, a list spread in its place, for el()", () => {
+  const name = { node: "阿强81" }; // any value: el() appends nodes and strings alike
+  assert.deepEqual(fill("轮到 %(name)s 出牌", { name }), ["轮到 ", name, " 出牌"]);
+  assert.deepEqual(fill("等待 %(names)s", { names: [name, "、", "机器人 3"] }), ["等待 ", name, "、", "机器人 3", ""]);
+  assert.deepEqual(fill("%(gone)s left", {}), ["", "", " left"]);
+  assert.equal(fill("%(a)s → %(b)s", { a: "x", b: "y" }).join(""), fmt("%(a)s → %(b)s", { a: "x", b: "y" }));
 });
