@@ -346,8 +346,8 @@ def seat_players(human: Seat, players: list) -> None:
 
 def check_long_names(human: Seat, name: str) -> None:
     """Every seat's player with a 20-letter name (the longest a nickname may be), drawn by the
-    page: the centre's lines that name seats still fit at every size — who holds the crown and
-    who passed it on, who is offered the throne over qingdao's fullest deal (its tributes and
+    page: the centre's lines that name seats still fit at every size — who holds the crown (or
+    lianzhong classic's throne) and who passed it on, who is offered the throne over qingdao's fullest deal (its tributes and
     买3 name two seats a line), who is yet to declare, who played the set and whose turn it
     is — and the round log's names stay in their column. Names there are cut short: four of
     them took a line each and the centre scrolled 168 px at 812 × 375."""
@@ -363,6 +363,9 @@ def check_long_names(human: Seat, name: str) -> None:
     states = {
         "crown": dict(phase="bidding", roles=unroled, table=None, deal=None, actors=[o[0]], turn=o[0],
                       bidding={"crown": o[0], "declined": o[1:], "forced": False}),
+        # lianzhong classic's words, the longest: "… holds the throne: call a card to rule, or yield it"
+        "throne": dict(phase="bidding", roles=unroled, table=None, deal=None, actors=[o[0]], turn=o[0],
+                       bidding={"crown": o[0], "throne": True, "declined": o[1:], "forced": False}),
         "offered": dict(phase="bidding", roles=unroled, table=None, deal=deal, actors=[o[0]], turn=o[0],
                         bidding={"bundle": []}),
         "declaring": dict(phase="declaring", roles=unroled, table=None, deal=deal, actors=o, window={"pending": o}),
