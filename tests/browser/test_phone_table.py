@@ -327,7 +327,7 @@ def check_deal(human: Seat, name: str) -> None:
                                                        "bidding")})
 
 
-LONG_NAMES = ["Alexandrina_Kowalska", "Bartholomew_Zielinsk", "Konstantinos_Papado", "Maximilianus_Wojcik1",
+LONG_NAMES = ["Alexandrina_Kowalska", "Bartholomew_Zielinsk", "Konstantinos_Papadop", "Maximilianus_Wojcik1",
               "Wilhelmina_Rasmussen"]  # a nickname's 20 letters, no place to break
 
 # The centre's content out of sight (it scrolls), and a name in the round log that runs past
@@ -347,10 +347,11 @@ def seat_players(human: Seat, players: list) -> None:
 def check_long_names(human: Seat, name: str) -> None:
     """Every seat's player with a 20-letter name (the longest a nickname may be), drawn by the
     page: the centre's lines that name seats still fit at every size — who holds the crown (or
-    lianzhong classic's throne) and who passed it on, who is offered the throne over qingdao's fullest deal (its tributes and
-    买3 name two seats a line), who is yet to declare, who played the set and whose turn it
-    is — and the round log's names stay in their column. Names there are cut short: four of
-    them took a line each and the centre scrolled 168 px at 812 × 375."""
+    lianzhong classic's throne) and who passed it on, who is offered the throne over qingdao's
+    fullest deal (its tributes and 买3 name two seats a line), who is yet to declare, who
+    played the set and whose turn it is — and the round log's names stay in their column.
+    Names there are cut short: four of them took a line each and the centre scrolled 168 px
+    at 812 × 375."""
     page = human.page
     view = page.evaluate("() => window.bhTable.store.hand.view")
     players = page.evaluate("() => window.bhTable.store.seats.map((seat) => seat.player)")
