@@ -5,15 +5,16 @@
 
 import { isJoker } from "./cards.js";
 
-/** `%(name)s` placeholders, as in Django's catalogues. */
-export function fmt(text, values = {}) {
-  return String(text).replace(/%\((\w+)\)s/g, (_, key) => (values[key] ?? ""));
-}
-
-/** `%(name)s` placeholders filled with strings or nodes (a list of them spread in its place):
- * the parts for `el()`, so that a name can be a node of its own (center.js). */
+/** `%(name)s` placeholders, as in Django's catalogues, filled with strings or nodes (a list
+ * of them spread in its place): the parts for `el()`, so that a name can be a node of its own
+ * (center.js). */
 export function fill(text, values = {}) {
   return String(text).split(/%\((\w+)\)s/).flatMap((part, i) => (i % 2 ? values[part] ?? "" : part));
+}
+
+/** The same, as one string. */
+export function fmt(text, values = {}) {
+  return fill(text, values).join("");
 }
 
 /** Of a text counting `%(n)s` (rooms/table_text.py `_forms`), the form for `n` in the

@@ -57,5 +57,5 @@ test("fill puts strings or nodes in a text's places, a list spread in its place,
   assert.deepEqual(fill("轮到 %(name)s 出牌", { name }), ["轮到 ", name, " 出牌"]);
   assert.deepEqual(fill("等待 %(names)s", { names: [name, "、", "机器人 3"] }), ["等待 ", name, "、", "机器人 3", ""]);
   assert.deepEqual(fill("%(gone)s left", {}), ["", "", " left"]);
-  assert.equal(fill("%(a)s → %(b)s", { a: "x", b: "y" }).join(""), fmt("%(a)s → %(b)s", { a: "x", b: "y" }));
+  assert.equal(fmt("%(a)s → %(b)s: %(n)s", { a: "x", b: "y", n: 3 }), "x → y: 3"); // fmt: the same, as one string
 });
