@@ -11,11 +11,13 @@ of hands per decision, so it simulates on this compact form instead:
   round, the finishing places, 闷三, and the roles (emperor, guard, solo, declarations)
   with whether the guard is known (``revealed``; `rollout` plays on what seats know).
 
-It follows RULES §2–§4 as `sets.py` and `play.py` do: beating, last-set rules (qingdao's 3,
-憋6), turn order, passes (set- or round-scoped), 让牌, 接风, going out, 闷三 and the early
-end once the result is fixed. A finished hand is scored by `scoring.score_hand`, and the
-remaining players are ordered as `play.order_remaining` orders them. Tests check that it
-agrees with the engine's legal actions and results on random positions of every preset.
+Its legal plays are `sets`' own enumeration on counts (`sets.lead_compositions`,
+`sets.follow_compositions`: beating and the last-set rules, qingdao's 3 and 憋6, written
+once). The rest follows RULES §3–§4 as `play.py` does: turn order, passes (set- or
+round-scoped), 让牌, 接风, going out, 闷三 and the early end once the result is fixed. A
+finished hand is scored by `scoring.score_hand`, and the remaining players are ordered as
+`play.order_remaining` orders them. Tests check that it agrees with the engine's legal
+actions and results on random positions of every preset.
 
 Roles are known to the simulator (a search bot builds one `Sim` per *sample* of the
 hidden information). ``revealed`` tracks what the players know, not the rules of play or
@@ -32,7 +34,7 @@ import random
 from .cards import BAOZI_VALUE, BIG_JOKER_VALUE, SMALL_JOKER_VALUE, VALUES
 from .presets import PRESET
 from .scoring import score_hand
-from .sets import SIX, THREE, composition
+from .sets import THREE, composition, follow_compositions, forced_tiers, lead_compositions
 
 TIERS = BAOZI_VALUE + 1  # 16
 NATURALS = SMALL_JOKER_VALUE  # tiers 0..12
@@ -50,20 +52,6 @@ def tiers_of(cards, preset: str) -> list[int]:
 
 def comp_size(comp) -> int:
     return comp[1] + comp[2] + comp[3] + comp[4]
-
-
-def beats_comp(new, old) -> bool:
-    """`sets.beats_shape` on compositions: same size, higher base, attachment allows it."""
-    if comp_size(new) != comp_size(old) or new[0] <= old[0]:
-        return False
-    if old[4]:
-        return False  # 保子 attached: unbeatable
-    if old[3]:
-        return new[4] > 0  # big joker attached: only 保子 attached beats it
-    if old[2]:
-        high = (new[1] if new[0] >= BIG_JOKER_VALUE else 0) + new[3] + new[4]
-        return high >= old[2]
-    return True
 
 
 class Sim:
@@ -115,78 +103,14 @@ class Sim:
 
     # --- legal plays ---------------------------------------------------------------------
 
-    def forced(self, seat: int) -> dict:
-        """`sets._forced_tiers`: tiers the last-set rules restrict → the one composition
-        allowed, or None."""
-        hand, forced = self.hands[seat], {}
-        if hand[THREE] and self.rules.three_goes_last:
-            forced[THREE] = ((THREE, 1, 0, 0, 0) if self.top is None and self.sizes[seat] == 1
-                             else None)
-        if self.bound[seat] and hand[SIX]:
-            only_sixes = not any(hand[tier] for tier in range(NATURALS) if tier != SIX)
-            forced[SIX] = ((SIX, hand[SIX], hand[SMALL_JOKER_VALUE], hand[BIG_JOKER_VALUE],
-                            hand[BAOZI_VALUE]) if only_sixes else None)
-        return forced
-
     def plays(self, seat: int) -> list[tuple]:
-        """Every legal composition for ``seat`` now, in `sets.play_order`."""
+        """Every legal composition for ``seat`` now, in `sets.play_order` (`sets.legal_sets`'
+        own enumeration, on the seat's counts)."""
+        hand = self.hands[seat]
+        forced = forced_tiers(hand, self.preset, leading=self.top is None, hold_sixes=self.bound[seat])
         if self.top is None:
-            return list(self._leads(seat))
-        return list(self._follows(seat, self.top))
-
-    def _leads(self, seat):
-        hand = self.hands[seat]
-        forced = self.forced(seat)
-        cx, cy, cb = hand[SMALL_JOKER_VALUE], hand[BIG_JOKER_VALUE], hand[BAOZI_VALUE]
-        for base in range(TIERS):
-            count = hand[base]
-            if not count:
-                continue
-            if base in forced:
-                if forced[base] is not None:
-                    yield forced[base]
-                continue
-            mx = cx if base < SMALL_JOKER_VALUE else 0
-            my = cy if base < BIG_JOKER_VALUE else 0
-            mb = cb if base < BAOZI_VALUE else 0
-            for n in range(1, count + 1):
-                for b in range(mb + 1):
-                    for y in range(my + 1):
-                        for x in range(mx + 1):
-                            yield (base, n, x, y, b)
-
-    def _follows(self, seat, top):
-        if top[4]:
-            return
-        hand = self.hands[seat]
-        forced = self.forced(seat)
-        size = comp_size(top)
-        need_bao = top[3] > 0
-        need_high = top[2] if not need_bao else 0
-        cx, cy, cb = hand[SMALL_JOKER_VALUE], hand[BIG_JOKER_VALUE], hand[BAOZI_VALUE]
-        for base in range(top[0] + 1, TIERS):
-            count = hand[base]
-            if not count:
-                continue
-            if base in forced:
-                comp = forced[base]
-                if comp is not None and beats_comp(comp, top):
-                    yield comp
-                continue
-            mx = cx if base < SMALL_JOKER_VALUE else 0
-            my = cy if base < BIG_JOKER_VALUE else 0
-            mb = cb if base < BAOZI_VALUE else 0
-            high_base = base >= BIG_JOKER_VALUE
-            for n in range(1, min(count, size) + 1):
-                rest = size - n
-                for b in range(1 if need_bao else 0, min(mb, rest) + 1):
-                    for y in range(min(my, rest - b) + 1):
-                        x = rest - b - y
-                        if x > mx:
-                            continue
-                        if need_high and y + b + (n if high_base else 0) < need_high:
-                            continue
-                        yield (base, n, x, y, b)
+            return list(lead_compositions(hand, forced))
+        return list(follow_compositions(hand, forced, self.top))
 
     def actions(self, seat: int) -> list:
         """The legal actions of the seat to act: compositions, then ``PASS`` / ``YIELD``

@@ -224,12 +224,12 @@ def _grouped(hand, preset: str, avoid) -> list[list[str]]:
     return groups
 
 
-def _lead_compositions(groups, forced):
-    """Every composition a lead can take, in ``play_order``: (base, n, x, y, b)."""
-    count_x, count_y, count_b = (len(groups[SMALL_JOKER_VALUE]), len(groups[BIG_JOKER_VALUE]),
-                                 len(groups[BAOZI_VALUE]))
-    for base, group in enumerate(groups):
-        if not group:
+def lead_compositions(counts, forced):
+    """Every composition a lead can take from a hand of ``counts`` (its cards per tier), in
+    ``play_order``: (base, n, x, y, b). ``forced`` is `forced_tiers`' answer."""
+    count_x, count_y, count_b = counts[SMALL_JOKER_VALUE], counts[BIG_JOKER_VALUE], counts[BAOZI_VALUE]
+    for base, count in enumerate(counts):
+        if not count:
             continue
         if base in forced:
             if forced[base] is not None:
@@ -238,36 +238,37 @@ def _lead_compositions(groups, forced):
         max_x = count_x if base < SMALL_JOKER_VALUE else 0
         max_y = count_y if base < BIG_JOKER_VALUE else 0
         max_b = count_b if base < BAOZI_VALUE else 0
-        for n in range(1, len(group) + 1):
+        for n in range(1, count + 1):
             for b in range(max_b + 1):
                 for y in range(max_y + 1):
                     for x in range(max_x + 1):
                         yield (base, n, x, y, b)
 
 
-def _follow_compositions(groups, forced, top: Shape):
-    """Every composition that beats ``top``, in ``play_order``, built from counts only."""
-    if top.cls == BAO:
-        return
-    size = top.size
-    need_bao = top.cls == BIG
-    need_high = top.small if top.cls == SMALL else 0
-    count_x, count_y, count_b = (len(groups[SMALL_JOKER_VALUE]), len(groups[BIG_JOKER_VALUE]),
-                                 len(groups[BAOZI_VALUE]))
-    for base in range(top.base + 1, BAOZI_VALUE + 1):
-        group = groups[base]
-        if not group:
+def follow_compositions(counts, forced, top: tuple[int, int, int, int, int]):
+    """Every composition from a hand of ``counts`` that beats the composition ``top``, in
+    ``play_order`` (`why_not_beats`, on counts)."""
+    top_base, top_naturals, top_small, top_big, top_bao = top
+    if top_bao:
+        return  # 保子 attached: unbeatable
+    size = top_naturals + top_small + top_big
+    need_bao = top_big > 0  # a big joker attached falls only to 保子 attached
+    need_high = 0 if need_bao else top_small  # one BJ / 保子 per attached small joker
+    count_x, count_y, count_b = counts[SMALL_JOKER_VALUE], counts[BIG_JOKER_VALUE], counts[BAOZI_VALUE]
+    for base in range(top_base + 1, BAOZI_VALUE + 1):
+        count = counts[base]
+        if not count:
             continue
         if base in forced:
             comp = forced[base]
-            if comp is not None and beats_shape(shape_of_composition(*comp), top):
+            if comp is not None and beats_shape(shape_of_composition(*comp), shape_of_composition(*top)):
                 yield comp
             continue
         max_x = count_x if base < SMALL_JOKER_VALUE else 0
         max_y = count_y if base < BIG_JOKER_VALUE else 0
         max_b = count_b if base < BAOZI_VALUE else 0
         base_is_high = base >= BIG_JOKER_VALUE
-        for n in range(1, min(len(group), size) + 1):
+        for n in range(1, min(count, size) + 1):
             rest = size - n
             for b in range(1 if need_bao else 0, min(max_b, rest) + 1):
                 for y in range(min(max_y, rest - b) + 1):
@@ -279,18 +280,18 @@ def _follow_compositions(groups, forced, top: Shape):
                     yield (base, n, x, y, b)
 
 
-def _forced_tiers(groups, hand_size: int, preset: str, top, hold_sixes: bool) -> dict:
-    """Tiers the last-set rules restrict: tier → the one composition allowed, or None."""
+def forced_tiers(counts, preset: str, *, leading: bool, hold_sixes: bool) -> dict:
+    """Tiers the last-set rules restrict in a hand of ``counts``: tier → the one composition
+    allowed, or None."""
     forced = {}
-    if groups[THREE] and PRESET[preset].three_goes_last:
+    if counts[THREE] and PRESET[preset].three_goes_last:
         # The 3 goes alone, as a lead, as the last card.
-        forced[THREE] = (THREE, 1, 0, 0, 0) if top is None and hand_size == 1 else None
-    if _holds_sixes_rule(preset, hold_sixes) and groups[SIX]:
+        forced[THREE] = (THREE, 1, 0, 0, 0) if leading and sum(counts) == 1 else None
+    if counts[SIX] and _holds_sixes_rule(preset, hold_sixes):
         # 憋6: the only set with a 6 is the whole hand — all the 6s plus every joker held.
-        only_sixes = all(not groups[t] for t in range(SMALL_JOKER_VALUE) if t != SIX)
-        forced[SIX] = ((SIX, len(groups[SIX]), len(groups[SMALL_JOKER_VALUE]),
-                        len(groups[BIG_JOKER_VALUE]), len(groups[BAOZI_VALUE]))
-                       if only_sixes else None)
+        only_sixes = not any(counts[tier] for tier in range(SMALL_JOKER_VALUE) if tier != SIX)
+        forced[SIX] = ((SIX, counts[SIX], counts[SMALL_JOKER_VALUE], counts[BIG_JOKER_VALUE],
+                        counts[BAOZI_VALUE]) if only_sixes else None)
     return forced
 
 
@@ -305,10 +306,11 @@ def legal_sets(hand: list[str], preset: str, *, top=None, hold_sixes: bool = Fal
     not have every one built.
     """
     groups = _grouped(hand, preset, avoid)
+    counts = [len(group) for group in groups]
     old = _as_shape(top, preset)
-    forced = _forced_tiers(groups, len(hand), preset, old, hold_sixes)
-    comps = (_lead_compositions(groups, forced) if old is None
-             else _follow_compositions(groups, forced, old))
+    forced = forced_tiers(counts, preset, leading=old is None, hold_sixes=hold_sixes)
+    comps = (lead_compositions(counts, forced) if old is None
+             else follow_compositions(counts, forced, old.composition))
     if pick is not None:
         comps = pick(list(comps))
     # Prefix lists per tier, so each play is three list concatenations.
