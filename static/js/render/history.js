@@ -45,7 +45,8 @@ function line(T, entry, name) {
   const what = entry.type === "play"
     ? [cardRow(entry.cards, T), el("span", { class: "visually-hidden", text: cardsName(T, entry.cards) })]
     : [el("span", { class: "pass", text: entry.type === "pass" ? T.passed : T.yielded })];
-  return el("li", { dataset: { seat: String(entry.seat), type: entry.type } }, el("span", { class: "who", title: name(entry.seat), text: name(entry.seat) }), ...what);
+  const who = name(entry.seat); // cut short in its column (history.css): the whole is its tooltip
+  return el("li", { dataset: { seat: String(entry.seat), type: entry.type } }, el("span", { class: "who", title: who, text: who }), ...what);
 }
 
 function counter(T, counts) {
