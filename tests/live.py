@@ -37,16 +37,21 @@ def channel_prefix() -> str:
 
 
 @pytest.fixture
-def isolated_prefix(settings):
+def isolated_prefix(settings, monkeypatch):
     """This test's own Redis prefix (broadcasts, presence), and empty per-process hand-state,
     frame and held-table caches (hand ids restart after every transactional test). Import it
-    into a test module."""
+    into a test module.
+
+    Every version of a hand stays held here: a socket that falls more than `KEEP` versions
+    behind rebuilds the state from the seed, and a hand dealt by `rooms.tests.play.deal_instead`
+    is not its seed's deal (`state_at` itself: test_consumer_states)."""
     from baohuang import loop_database
     from rooms.event_frames import FRAMES
-    from rooms.hand_states import STATES
+    from rooms.hand_states import STATES, HandStates
     from rooms.services.held import HELD
 
     settings.CHANNEL_PREFIX = channel_prefix()
+    monkeypatch.setattr(HandStates, "KEEP", 100_000)
     for cache in (STATES, FRAMES):
         cache.__init__()
     HELD.clear()

@@ -38,3 +38,30 @@ def test_an_event_that_does_not_follow_from_the_state_is_refused():
     assert replayed(before, {**event, "guard": (event["guard"] or 0) + 1}) is None  # not what happened
     assert replayed(before, {**event, "seat": (event["seat"] + 1) % 5}) is None  # not that seat's turn
     assert replayed(before, {**event, "type": "fly"}) is None
+
+
+@pytest.mark.django_db
+def test_the_state_at_an_earlier_version_is_rebuilt_from_the_seed_or_from_a_state_held(full_table):
+    """What a socket more than `HandStates.KEEP` versions behind reads (`state_at`): the stored
+    row at its own version, else the seed or an earlier state held plus the stored actions."""
+    from rooms.models import Hand
+    from rooms.records import epoch_ms
+    from rooms.selectors import state_at
+    from rooms.services import hand_start
+    from rooms.tests.play import step
+
+    hand = hand_start(room_id=full_table("qingdao").pk)
+    seen = {hand.version: hand.state}
+    for _ in range(12):
+        step(hand.pk)
+        row = Hand.objects.get(pk=hand.pk)
+        seen[row.version] = row.state
+    now = max(seen)
+    assert state_at(hand.pk, now, None) == (seen[now], epoch_ms(row.deadline))
+    for version in sorted(seen)[1:-1]:
+        assert state_at(hand.pk, version, None) == (seen[version], None)  # a superseded decision: no deadline
+        base = version - 3
+        if base in seen:
+            assert state_at(hand.pk, version, (base, seen[base])) == (seen[version], None)
+    assert state_at(hand.pk, now + 1, None) is None  # not written yet
+    assert state_at(hand.pk + 1, 1, None) is None  # no such hand
