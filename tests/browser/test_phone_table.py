@@ -292,6 +292,25 @@ def check_badges(human: Seat, name: str) -> None:
     draw_view(human, **{key: view[key] for key in ("roles", "hoes", "declared", "places", "counts", "table")})
 
 
+# The deal's lines (tribute, 买3) that break badly: inside a part (at 568 × 320 in Chinese, a
+# 买3 line's words broke, "⇄" alone on their second line), or at all where the line fits whole.
+# A part is a name, the arrow, the words, "⇄ 4♥": each text of a line is centred on a row of its parts.
+TRANSFERS_BROKEN_JS = """() => [...document.querySelectorAll("#deal-info .transfer")].filter((line) => {
+  const centre = (rect) => (rect.top + rect.bottom) / 2;
+  const rows = [...line.children].map((part) => centre(part.getBoundingClientRect()));
+  const texts = [...line.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim())
+    .flatMap((node) => { const range = document.createRange(); range.selectNodeContents(node);
+                         return [...range.getClientRects()]; });
+  if (texts.some((rect) => !rows.some((row) => Math.abs(centre(rect) - row) <= 1.5))) return true;
+  const height = line.getBoundingClientRect().height;
+  line.style.cssText = "white-space: nowrap; width: max-content; flex-wrap: nowrap";
+  const whole = line.getBoundingClientRect();
+  line.style.cssText = "";
+  const box = line.parentElement, style = getComputedStyle(box);
+  const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return height > whole.height + 1 && whole.width <= room; }).map((line) => line.textContent)"""
+
+
 def check_deal(human: Seat, name: str) -> None:
     """qingdao's deal told in the centre while the seats declare (no set on the table yet):
     two tributes and three 买3, one of them free. On short screens its cards are chips one
@@ -316,6 +335,8 @@ def check_deal(human: Seat, name: str) -> None:
         fits = human.page.evaluate(FITS_JS)
         assert fits["centre"] <= 1, f"{name}-{size}: the deal's lines scroll the centre ({fits['centre']} px out of sight)"
         assert not fits["underToggle"], f"{name}-{size}: under the round log's toggle: {fits['underToggle']}"
+        broken = human.page.evaluate(TRANSFERS_BROKEN_JS)
+        assert not broken, f"{name}-{size}: the deal's lines break badly: {broken}"
     # The same deal under the bidding, the throne offered to the human.
     draw_view(human, phase="bidding", turn=view["seat"], actors=[view["seat"]], bidding={"bundle": []})
     for size, viewport in VIEWPORTS.items():
@@ -385,6 +406,8 @@ def check_long_names(human: Seat, name: str) -> None:
             assert fits["centre"] <= 1 and fits["across"] <= 1, f"{name}-{size}-{state}: the centre scrolls: {fits}"
             under = page.evaluate(FITS_JS)["underToggle"]
             assert not under, f"{name}-{size}-{state}: under the round log's toggle: {under}"
+            broken = page.evaluate(TRANSFERS_BROKEN_JS)
+            assert not broken, f"{name}-{size}-{state}: the deal's lines break badly: {broken}"
     entries = [{"seat": seat, "type": "play", "cards": LONG_SET} for seat in o]
     draw_view(human, **states["playing"], log={"round": entries, "previous": None})
     page.click("#history > summary")

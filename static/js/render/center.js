@@ -109,7 +109,7 @@ function dealInfo(ctx, deal, name) {
     lines.push(el("p", { class: "label", text: T.threes }));
     for (const three of deal.threes) {
       lines.push(el("p", { class: "transfer three" }, fill(T.boughtThree, { seller: name(three.seller), buyer: name(three.buyer) }),
-        three.paid ? [" ⇄ ", cardNode(three.paid, T)] : ""));
+        three.paid ? el("span", { class: "paid" }, "⇄", cardNode(three.paid, T)) : ""));
     }
   }
   return lines.length ? el("div", { class: "deal-info", id: "deal-info" }, lines) : "";
