@@ -1,6 +1,6 @@
 """The consumer's per-process hand states: replaying a broadcast event from the state
 before it gives exactly the stored state, and anything doubtful is refused (RoomConsumer
-then reads the database instead)."""
+then reads the database instead, `state_at`)."""
 
 import random
 
@@ -8,6 +8,11 @@ import pytest
 
 from baohuang import engine
 from rooms.hand_states import action_of, replayed
+from rooms.models import Hand
+from rooms.records import epoch_ms
+from rooms.selectors import state_at
+from rooms.services import hand_start
+from rooms.tests.play import step
 
 
 def random_hand(preset: str, seed: int):
@@ -44,12 +49,6 @@ def test_an_event_that_does_not_follow_from_the_state_is_refused():
 def test_the_state_at_an_earlier_version_is_rebuilt_from_the_seed_or_from_a_state_held(full_table):
     """What a socket more than `HandStates.KEEP` versions behind reads (`state_at`): the stored
     row at its own version, else the seed or an earlier state held plus the stored actions."""
-    from rooms.models import Hand
-    from rooms.records import epoch_ms
-    from rooms.selectors import state_at
-    from rooms.services import hand_start
-    from rooms.tests.play import step
-
     hand = hand_start(room_id=full_table("qingdao").pk)
     seen = {hand.version: hand.state}
     for _ in range(12):
