@@ -123,6 +123,9 @@ class Hub:
         self.confirmed: dict[bytes, asyncio.Future] = {}  # Redis channel → its subscription confirmed
         self.client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
         self.pubsub = self.client.pubsub()
+        # One (un)subscribe at a time: redis-py's PubSub opens a connection of its own for each
+        # first command made while none is open yet, and reads only the last one's.
+        self.subscribing = asyncio.Lock()
         self.reader: asyncio.Task | None = None
         self.outbox: list[tuple[str, bytes]] = []  # (Redis channel, encoded message) to forward
         self.forwarder: asyncio.Task | None = None
@@ -170,7 +173,8 @@ class Hub:
             if channel not in self.confirmed:
                 self.groups[channel] = group
                 self.confirmed[channel] = self.loop.create_future()
-                await self.pubsub.subscribe(channel)
+                async with self.subscribing:
+                    await self.pubsub.subscribe(channel)
                 if self.reader is None:
                     self.reader = self.loop.create_task(self._read())
             async with asyncio.timeout(CONFIRM_SECONDS):
@@ -191,7 +195,8 @@ class Hub:
         if self.confirmed.pop(channel, None) is None:
             return
         if self.members:
-            await self.pubsub.unsubscribe(channel)
+            async with self.subscribing:
+                await self.pubsub.unsubscribe(channel)
         else:
             await self._close()
 

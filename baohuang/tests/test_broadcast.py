@@ -82,6 +82,22 @@ async def test_a_message_published_by_another_process_arrives_through_redis(isol
     await broadcast.leave("room-3", member)
 
 
+async def test_many_sockets_joining_at_once_are_all_subscribed(monkeypatch):
+    """A server's sockets reconnecting together (a restart): the first joins find the hub with
+    no Redis connection yet. Each opened one of its own, and only the last was read, so
+    the others' subscriptions were never confirmed and their sockets failed to open."""
+    monkeypatch.setattr(broadcast, "CONFIRM_SECONDS", 3.0)
+    groups = [f"room-{number}" for number in range(40)]
+    members = [Member() for _ in groups]
+    await asyncio.gather(*(broadcast.join(group, member) for group, member in zip(groups, members)))
+    assert [subscribers(group) for group in groups] == [1] * len(groups)  # one connection holds them all
+    await asyncio.to_thread(lambda: [broadcast.publish(group, {"n": index}) for index, group in enumerate(groups)])
+    for index, member in enumerate(members):
+        assert await member.wait(1) == [{"n": index}]
+    for group, member in zip(groups, members):
+        await broadcast.leave(group, member)
+
+
 async def test_after_the_last_member_leaves_the_group_is_not_heard():
     member = Member()
     await broadcast.join("room-4", member)
