@@ -1,8 +1,14 @@
 """The session and user of a WebSocket: Channels' `AuthMiddlewareStack`, but for the check
 its session wrapper makes on every frame sent."""
 
-from channels.auth import AuthMiddleware
+from channels.auth import AuthMiddleware, get_user
+from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
+
+# Channels' `get_user`, on any of the pool's threads. Channels runs it thread-sensitive: on
+# the one thread a process keeps for such work, so every socket opening queued there behind
+# the others' reads of their session and user.
+read_user = database_sync_to_async(get_user.func, thread_sensitive=False)
 
 
 class SocketSessionMiddleware(SessionMiddleware):
@@ -21,6 +27,13 @@ class SocketSessionMiddleware(SessionMiddleware):
         return await self.inner(wrapper.scope, receive, send)
 
 
+class SocketAuthMiddleware(AuthMiddleware):
+    """Channels' `AuthMiddleware`, reading the user with `read_user`."""
+
+    async def resolve_scope(self, scope):
+        scope["user"]._wrapped = await read_user(scope)
+
+
 def socket_auth(inner):
-    """Channels' `AuthMiddlewareStack` with `SocketSessionMiddleware`."""
-    return CookieMiddleware(SocketSessionMiddleware(AuthMiddleware(inner)))
+    """Channels' `AuthMiddlewareStack` with `SocketSessionMiddleware` and `SocketAuthMiddleware`."""
+    return CookieMiddleware(SocketSessionMiddleware(SocketAuthMiddleware(inner)))

@@ -1,8 +1,10 @@
 """The live-play consumer, message by message (docs/protocol.md), over the real Redis layer."""
 
 import asyncio
+import threading
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from baohuang import engine
 from rooms.frames import PHRASES
@@ -82,6 +84,25 @@ async def test_a_seated_player_gets_a_snapshot_with_its_seat_and_no_hand(table):
     assert snap["seats"][0]["online"] is True and snap["seats"][1]["online"] is False
     assert snap["phrases"] == PHRASES
     assert await db(lambda: Seat.objects.get(room=room, index=0).online)()
+    await alice.close()
+
+
+async def test_a_socket_opens_while_the_one_thread_for_thread_sensitive_work_is_busy(table):
+    """Nothing a socket does to open waits for the one thread a process keeps for
+    thread-sensitive work: Channels read the session's user there, so a server's sockets
+    reconnecting together (a restart) opened one after another (`baohuang.socket_session`)."""
+    room, sessions = table
+    release = threading.Event()
+    busy = asyncio.ensure_future(sync_to_async(release.wait, thread_sensitive=True)())
+    try:
+        alice = Client(path(room), session=sessions[0])
+        assert (await alice.connect())[0]
+        snap = await alice.expect("snapshot")
+        assert snap["you"]["player"]["name"] == "alice" and snap["you"]["seat"] == 0
+        assert not busy.done()  # the thread was busy all along
+    finally:
+        release.set()
+        await busy
     await alice.close()
 
 
