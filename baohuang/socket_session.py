@@ -1,5 +1,5 @@
 """The session and user of a WebSocket: Channels' `AuthMiddlewareStack`, but for the check
-its session wrapper makes on every frame sent."""
+its session wrapper makes on every frame sent, and with the user read on any pool thread."""
 
 from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
