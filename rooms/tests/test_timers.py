@@ -101,11 +101,13 @@ def test_a_worker_killed_during_the_countdown_the_sweep_acts_within_its_period(w
     replacement = celery_workers.running()  # a fresh worker and beat
     event = wait_for(lambda: event_at(hand, 1), seconds=SWEEP_SECONDS + SWEEP_GRACE_SECONDS + 8)
 
-    # Due at the deadline plus the grace, or when the new beat could first run: then
-    # within one period.
+    # Due at the deadline plus the grace, or when the new beat could first run: then by the
+    # first sweep after it, within one period. Half a period more for a beat's tick that
+    # comes late on a loaded machine (1.04 s in one CI run); a sweep that missed the move
+    # would make it a whole period later.
     due = max(hand.deadline + timedelta(seconds=SWEEP_GRACE_SECONDS),
               timezone.now() - timedelta(seconds=time.monotonic() - replacement.ready_at))
-    assert (event.created - due).total_seconds() <= SWEEP_SECONDS + 0.5
+    assert (event.created - due).total_seconds() <= SWEEP_SECONDS * 1.5
     assert event.by_trustee and event.seat == seat
     assert Seat.objects.get(room=room, index=seat).trustee
     log = replacement.log()
