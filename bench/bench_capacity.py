@@ -208,11 +208,12 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
         extra = [Socket(url, None, table, errors) for _ in range(watchers)]
         tables.append((table, seats))
         everyone += seats + extra
-    began = time.perf_counter()
+    began, cpu_began = time.perf_counter(), sum(map(server_cpu, pids))
     try:
         async with asyncio.timeout(SETUP_SECONDS + SETUP_SECONDS_PER_SOCKET * len(everyone)):
             await connect_all(everyone)
             connect_seconds = time.perf_counter() - began
+            connect_cpu = (sum(map(server_cpu, pids)) - cpu_began) / len(everyone)
             plans = await deal(seats for _, seats in tables)
     except TimeoutError:
         raise SystemExit(f"N={len(specs)}: the tables were not all connected and dealt after "
@@ -237,7 +238,7 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
     collections = [after - before for after, before in zip(await asyncio.to_thread(gc_pauses, servers), gc_start)]
     for socket in everyone:
         await socket.close()
-    return {"sockets": len(everyone), "connect_s": connect_seconds, "moves": len(latencies), "wall": wall,
+    return {"sockets": len(everyone), "connect_s": connect_seconds, "connect_cpu": connect_cpu, "moves": len(latencies), "wall": wall,
             "latencies": [latency for _, latency in latencies], "services": services, "windows": windows(latencies, wall_start),
             "errors": errors, "cpu": cpu, "client": client,
             "pongs": [pong for socket in everyone for pong in socket.pongs],
@@ -296,7 +297,8 @@ def pong_figures(pongs: list[float]) -> str:
 
 def report(n: int, result: dict) -> None:
     latencies = result["latencies"] or [float("nan")]
-    print(f"N={n:5d} tables, {result['sockets']:6d} sockets (connected in {result['connect_s']:.1f} s): "
+    print(f"N={n:5d} tables, {result['sockets']:6d} sockets (connected in {result['connect_s']:.1f} s, "
+          f"{result['connect_cpu'] * 1000:.1f} ms of server CPU each): "
           f"{result['moves']} moves in {result['wall']:.1f} s = {result['moves'] / result['wall']:.1f}/s   "
           f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms   p99 {percentile(latencies, 0.99) * 1000:.1f} ms   "
           f"errors {len(result['errors'])}   {pong_figures(result['pongs'])}   server CPU {result['cpu'] * 100:.0f}% of a core   "

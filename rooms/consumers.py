@@ -25,7 +25,7 @@ from rooms.hand_states import STATES
 from rooms.models import Room
 from rooms.notify import room_group
 from rooms.room_pictures import PICTURES
-from rooms.selectors import missed_events, now_ms, room_find, snapshot, snapshot_of
+from rooms.selectors import RoomPicture, missed_events, now_ms, room_find, snapshot, snapshot_of
 from rooms.services import ahand_act, chat_say, seat_free, seat_leave, seat_ready, trustee_set
 from rooms.services.moderation import ban_refusal
 from rooms.threads import db
@@ -142,8 +142,10 @@ class RoomConsumer(InboxConsumer):
             # without a live socket behind it (rooms/presence.py).
             await self._presence_call(presence.socket_alive)
             heartbeat().add(self.socket_id, room_id=self.room_id, player_id=self.user.pk)
-            await db(presence.seat_connected)(room_id=self.room_id, player=self.user)
-        await self.send_snapshot()
+            await self.send_snapshot(picture=await db(presence.seat_connected_picture)(
+                room_id=self.room_id, player=self.user))
+        else:
+            await self.send_snapshot()
         self.ready = True  # pings may be answered as they arrive (`_answer_ping`)
 
     def _refusal(self, room):
@@ -431,10 +433,13 @@ class RoomConsumer(InboxConsumer):
             version = self.version
         await self.send_json({"type": "ack", "client_id": client_id, "version": version, "repeated": repeated})
 
-    async def send_snapshot(self, after: dict | None = None) -> None:
+    async def send_snapshot(self, after: dict | None = None, picture: RoomPicture | None = None) -> None:
         """A new snapshot for this socket; `after` a broadcast, from the room as read once
-        for all the sockets of this process it reached (`rooms.room_pictures`)."""
-        if after is None:
+        for all the sockets of this process it reached (`rooms.room_pictures`); from
+        `picture` when the caller has read the room."""
+        if picture is not None:
+            frame, state = snapshot_of(picture, self.user)
+        elif after is None:
             frame, state = await db(snapshot)(self.room_id, self.user)
         else:
             frame, state = snapshot_of(await PICTURES.after(after, self.room_id), self.user)

@@ -25,8 +25,10 @@ from django.db import transaction
 
 from baohuang.errors import ServiceError
 from rooms.models import Player, Seat
+from rooms.selectors import RoomPicture, picture_of
 from rooms.services import seat_online, seat_take
-from rooms.services.common import lock_room
+from rooms.services.common import lock_room, table
+from rooms.services.rooms import show_online
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,20 @@ def seat_disconnected(*, room_id: int, player: Player) -> None:
         seat_online(room_id=room_id, player=player, online=False)
     except ServiceError:
         pass
+
+
+@transaction.atomic
+def seat_connected_picture(*, room_id: int, player: Player) -> RoomPicture:
+    """`seat_connected` and the room's picture for the new socket's snapshot, in one
+    transaction: the room and its seats, read once under the lock, serve both (and the
+    picture shows the seat online). A player without a seat here just gets the picture."""
+    room = lock_room(room_id)
+    seats = table(room)
+    try:
+        show_online(room, seats, player, True)
+    except ServiceError:
+        pass  # not seated: watching
+    return picture_of(room, seats)
 
 
 @transaction.atomic

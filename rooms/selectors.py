@@ -115,7 +115,13 @@ class RoomPicture:
 
 def room_picture(room_id: int) -> RoomPicture:
     room = Room.objects.get(pk=room_id)
-    seats = list(room.seats.select_related("player").order_by("index"))
+    return picture_of(room, list(room.seats.select_related("player").order_by("index")))
+
+
+def picture_of(room: Room, seats: list[Seat]) -> RoomPicture:
+    """`room_picture` of the room and its seats (by index, with their players) as the caller
+    read them — a socket opening reads them once, under the lock that shows its seat online
+    (`rooms.presence.seat_connected_picture`)."""
     hand = Hand.objects.filter(room=room).order_by("-number").first()
     return RoomPicture(
         room=room,

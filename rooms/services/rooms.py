@@ -200,11 +200,16 @@ def player_kick(*, room_id: int, player: Player, by: Player | None = None, note:
 def seat_online(*, room_id: int, player: Player, online: bool) -> Seat:
     """The player's socket connected or went away (no effect on play by itself)."""
     room = lock_room(room_id)
-    seat = seat_of(table(room), player)
+    return show_online(room, table(room), player, online)
+
+
+def show_online(room: Room, seats: list[Seat], player: Player, online: bool) -> Seat:
+    """`seat_online` on the room as the caller locked it and its seats as read (`table`)."""
+    seat = seat_of(seats, player)
     if seat.online != online:
         seat.online = online
         seat.save(update_fields=["online"])
-        mark_attendance(room, table(room))
+        mark_attendance(room, seats)
         notify.room_changed(room_id=room.pk, change="seats", seat=seat.index, player=player.pk,
                             what="online" if online else "offline")
     return seat
