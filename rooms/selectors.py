@@ -66,10 +66,14 @@ def hand_replay(*, hand: Hand) -> dict:
                          salt=hand.salt or None)
 
 
-def hand_players(*, hand: Hand) -> list[dict | None]:
+def hand_players(*, hand: Hand, seats: list[Seat]) -> list[dict | None]:
     """Who played the hand, by seat (`{"id", "name", "bot"}`): the score sheet names them
-    even after the room is dissolved and its seats emptied."""
-    found = {player.pk: player for player in Player.objects.filter(pk__in=[pk for pk in hand.players if pk])}
+    even after the room is dissolved and its seats emptied. The room's `seats`, read with
+    their players, usually hold them all; only the others are read."""
+    found = {seat.player_id: seat.player for seat in seats if seat.player_id is not None}
+    missing = [pk for pk in hand.players if pk and pk not in found]
+    if missing:
+        found |= {player.pk: player for player in Player.objects.filter(pk__in=missing)}
     return [None if pk not in found else player_record(found[pk]) for pk in hand.players]
 
 
@@ -129,7 +133,7 @@ def picture_of(room: Room, seats: list[Seat]) -> RoomPicture:
         hand=hand,
         chat=[chat_record(message) for message in reversed(
             ChatMessage.objects.filter(room=room).select_related("player").order_by("-id")[:CHAT_HISTORY])],
-        players=None if hand is None else hand_players(hand=hand),
+        players=None if hand is None else hand_players(hand=hand, seats=seats),
     )
 
 
