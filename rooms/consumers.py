@@ -18,7 +18,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from baohuang import broadcast, engine
 from baohuang.errors import ServiceError
-from rooms import frames, presence, telemetry
+from rooms import frames, openings, presence, telemetry
 from rooms.event_frames import FRAMES, VISITOR, encode
 from rooms.heartbeats import heartbeat
 from rooms.hand_states import STATES
@@ -58,6 +58,7 @@ class InboxConsumer(AsyncWebsocketConsumer):
     whose thread closes stale connections before and after, so the hop buys nothing."""
 
     joined = False  # a member of `self.group`
+    gone = False  # the client's disconnect has arrived (it may still wait in the queue)
 
     async def __call__(self, scope, receive, send):
         self.scope = scope
@@ -74,6 +75,7 @@ class InboxConsumer(AsyncWebsocketConsumer):
                         continue
                     queue.put_nowait(message)
                     if message["type"] == "websocket.disconnect":
+                        self.gone = True
                         return
             except Exception:
                 queue.put_nowait({"type": "websocket.disconnect", "code": 1011})  # end the consumer too
@@ -124,6 +126,11 @@ class RoomConsumer(InboxConsumer):
         self.recent = deque()  # arrival times of recent frames, for the rate limit
         self.closing = False
         self.counted = False  # in telemetry.OPEN_SOCKETS
+        async with openings.gate():  # accepted when its snapshot is a moment away
+            if not self.gone:  # else its page gave up waiting: the disconnect is next
+                await self._open()
+
+    async def _open(self):
         room = await db(room_find)(self.room_id)
         refusal = self._refusal(room)
         await self.accept()

@@ -5,8 +5,10 @@
 // the line alive as a `pong` does, so a busy table sends fewer: each costs the server a
 // message, as much as a move's frame to one seat); when nothing at all has been heard for 2 s the
 // connection is "stalled" (the page says 连接中断 and disables its buttons); after 6 s of
-// silence the socket is dropped and a new one is opened (back-off 0.5 s … 5 s). Time the
-// page itself did not run (a starved machine, a background tab) is not counted as silence.
+// silence the socket is dropped and a new one is opened (back-off 0.5 s … 5 s, each wait
+// drawn between half and all of it, so the pages of a server process that went away do not
+// all come back in the same instant). Time the page itself did not run (a starved machine,
+// a background tab) is not counted as silence.
 
 const FATAL_CLOSES = new Set([4403, 4404, 4410]); // spectators_not_allowed, no_room, room_closed
 const PING_EVERY = 1000;
@@ -73,9 +75,7 @@ export class Connection {
       }
       this.setStatus("offline");
       // A 1008 (too many messages) waits the longest.
-      const delay = event.code === 1008 ? 5000 : Math.min(5000, 500 * 2 ** this.retries);
-      this.retries += 1;
-      setTimeout(() => this.connect(), delay);
+      setTimeout(() => this.connect(), event.code === 1008 ? 5000 : this.backoff());
     };
   }
 
@@ -104,9 +104,14 @@ export class Connection {
     clearInterval(this.beat);
     try { socket.close(4000, "silent"); } catch { /* already closing */ }
     this.setStatus("offline");
-    const delay = Math.min(5000, 500 * 2 ** this.retries);
+    setTimeout(() => this.connect(), this.backoff());
+  }
+
+  /** Milliseconds to wait before the next opening: 0.5 s, doubling to 5 s, with jitter. */
+  backoff() {
+    const full = Math.min(5000, 500 * 2 ** this.retries);
     this.retries += 1;
-    setTimeout(() => this.connect(), delay);
+    return full * (0.5 + Math.random() / 2);
   }
 
   get open() {

@@ -88,3 +88,26 @@ test("a socket that keeps hearing frames sends no ping; once they stop it pings 
     mock.timers.reset();
   }
 });
+
+test("pages that lost their sockets together reopen them at moments of their own, within the back-off", () => {
+  mock.timers.enable({ apis: ["setInterval", "setTimeout", "Date"], now: 4_000_000 });
+  const draws = [0, 0.999];
+  const random = mock.method(Math, "random", () => draws.shift());
+  try {
+    const pages = draws.map(() => new Connection("/ws/rooms/1/", { onStatus() {}, onMessage() {}, onOpen() {} }));
+    const sockets = pages.map((page) => { page.connect(); return FakeSocket.made.at(-1); });
+    sockets.forEach((socket) => socket.open());
+    sockets.forEach((socket) => socket.onclose({ code: 1006 })); // their server process went away
+    assert.equal(random.mock.callCount(), 2);
+    const made = FakeSocket.made.length;
+    mock.timers.tick(250); // half the first wait of 0.5 s: the first page only
+    assert.equal(FakeSocket.made.length, made + 1);
+    mock.timers.tick(249);
+    assert.equal(FakeSocket.made.length, made + 1);
+    mock.timers.tick(1); // all of it: the second page
+    assert.equal(FakeSocket.made.length, made + 2);
+  } finally {
+    random.mock.restore();
+    mock.timers.reset();
+  }
+});

@@ -1,0 +1,173 @@
+"""A server process coming back: every page of N tables reconnecting at once.
+
+Run (PostgreSQL and Redis on this machine):
+
+    .venv/bin/python bench/bench_reconnect.py --tables 300 1000
+
+For each N it seats five guests at N fresh tables and deals every hand (through the
+services, in this process), starts the server with production settings, then opens every
+table's five seats' sockets and one spectator's per ten tables all at once, as their pages
+do when the process they were on comes back. Each socket follows the page's rules
+(static/js/connection.js): a `ping` after every second in which it heard nothing; a socket
+that has heard nothing for `DROP_AFTER` seconds is closed and opened again, as is one whose
+opening failed, after the page's back-off. It prints how long until every socket had its
+snapshot (p50 and p99 of each socket's wait from the start, and the last), how many
+openings that took (more than the sockets: pages that gave up and tried again), the
+server's CPU per socket, and errors (error frames; sockets still without a snapshot after
+`LIMIT` seconds).
+"""
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import uvloop
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_live import django_on, make_tables, percentile, server_cpu  # noqa: E402
+
+# The page's rules (static/js/connection.js)
+PING_EVERY = 1.0
+DROP_AFTER = 6.0
+BACKOFF_FIRST, BACKOFF_MAX = 0.5, 5.0
+SPECTATOR_EVERY = 10
+LIMIT = 600.0  # seconds: a socket without its snapshot by then is an error
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[300, 1000])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
+    return parser.parse_args()
+
+
+def backoff(retries: int, rng: random.Random) -> float:
+    """The page's wait before its next opening (`Connection.backoff`)."""
+    return min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** retries) * rng.uniform(0.5, 1.0)
+
+
+class Page:
+    """One page's socket to its room, reconnecting as the page does until it has a snapshot."""
+
+    def __init__(self, url: str, session: str | None, rng: random.Random, tally: dict):
+        self.url, self.session, self.rng, self.tally = url, session, rng, tally
+        self.origin = "http" + url.removeprefix("ws").split("/ws/")[0]  # the page's own (the server checks it)
+
+    async def until_snapshot(self, began: float) -> float:
+        import websockets
+
+        headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
+        retries = 0
+        while True:
+            self.tally["openings"] += 1
+            try:
+                async with websockets.connect(self.url, origin=self.origin, additional_headers=headers,
+                                              max_size=2**22, open_timeout=None, ping_interval=None) as ws:
+                    retries = 0  # as the page: reset when the socket opens
+                    if await self.heard_snapshot(ws):
+                        return time.perf_counter() - began
+                    self.tally["dropped"] += 1
+            except (OSError, websockets.exceptions.WebSocketException):
+                self.tally["failed"] += 1
+            await asyncio.sleep(backoff(retries, self.rng))
+            retries += 1
+
+    async def heard_snapshot(self, ws) -> bool:
+        """Read until the snapshot, pinging after each silent second; False once silent for
+        DROP_AFTER seconds (the page closes the socket)."""
+        heard = time.perf_counter()
+        while True:
+            quiet = time.perf_counter() - heard
+            if quiet >= DROP_AFTER:
+                return False
+            try:
+                text = await asyncio.wait_for(ws.recv(), min(PING_EVERY, DROP_AFTER - quiet))
+            except TimeoutError:
+                await ws.send(orjson.dumps({"type": "ping", "t": time.time()}).decode())
+                continue
+            heard = time.perf_counter()
+            frame = orjson.loads(text)
+            if frame.get("type") == "snapshot":
+                return True
+            if frame.get("type") == "error":
+                self.tally["errors"].append(frame["code"])
+
+
+async def storm(url: str, specs: list[dict], pid: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    tally = {"openings": 0, "dropped": 0, "failed": 0, "errors": []}
+    pages = []
+    for number, spec in enumerate(specs):
+        room_url = f"{url}/ws/rooms/{spec['room']}/"
+        sessions = spec["sessions"] + ([None] if number % SPECTATOR_EVERY == 0 else [])
+        pages += [Page(room_url, session, random.Random(rng.random()), tally) for session in sessions]
+    cpu, began = server_cpu(pid), time.perf_counter()
+    tasks = [asyncio.ensure_future(page.until_snapshot(began)) for page in pages]
+    done, late = await asyncio.wait(tasks, timeout=LIMIT)
+    for task in late:
+        task.cancel()
+    waits = [task.result() for task in done if task.exception() is None]
+    tally["errors"] += [f"{len(late)} sockets without a snapshot after {LIMIT:g} s"] if late else []
+    return {"sockets": len(pages), "waits": waits, "cpu": (server_cpu(pid) - cpu) / len(pages), **tally}
+
+
+def report(n: int, result: dict) -> None:
+    waits = result["waits"] or [float("nan")]
+    print(f"N={n:5d} tables, {result['sockets']:6d} sockets: {len(result['waits'])} had their snapshot, "
+          f"the last after {max(waits):.1f} s (p50 {percentile(waits, 0.5):.1f} s, "
+          f"p99 {percentile(waits, 0.99):.1f} s)   "
+          f"{result['openings']} openings ({result['dropped']} dropped silent, {result['failed']} failed)   "
+          f"server CPU {result['cpu'] * 1000:.1f} ms a socket   errors {len(result['errors'])}", flush=True)
+    for error in result["errors"][:5]:
+        print("   error:", error)
+
+
+def deal_all(specs: list[dict]) -> None:
+    """A hand running at every table (its timers queued on this script's own queue)."""
+    from rooms.services import hand_start
+
+    for spec in specs:
+        hand_start(room_id=spec["room"])
+
+
+def main():
+    args = parse_args()
+    os.environ["CELERY_QUEUE"] = queue = f"bench-reconnect-{os.getpid()}"
+    django_on(args.database, args.redis)
+    from django.conf import settings
+
+    from tests.live import Server, channel_prefix, server_env
+
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; every socket opening at once, "
+          f"dropped after {DROP_AFTER:g} s of silence as the page does", flush=True)
+    for n in args.tables:
+        prefix = channel_prefix()
+        env = server_env(database=args.database, redis=args.redis, prefix=prefix, CELERY_QUEUE=f"{prefix}celery",
+                         DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
+        specs = make_tables(n, "classic")
+        deal_all(specs)
+        server = Server(env=env, log_path=ROOT / "var" / "bench_reconnect_uvicorn.log",
+                        options=("--ws-per-message-deflate", "false", "--backlog", "4096"))
+        try:
+            server.start()
+            result = uvloop.run(storm(server.ws_url, specs, server.process.pid, args.seed))
+        finally:
+            server.stop()
+            import redis
+
+            redis.Redis.from_url(args.redis).delete(f"{prefix}celery", queue)
+        report(n, result)
+
+
+if __name__ == "__main__":
+    main()
