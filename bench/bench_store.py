@@ -64,7 +64,7 @@ async def one_string(**arguments) -> bool:
     if meanwhile is not None:
         meanwhile()  # the move's frames (none here, with no sockets): this way cannot build them during the wait
     hand = arguments["hand"]
-    sql, parameters = moves._fenced_string(hand, fence, moves._values(**arguments))
+    sql, parameters = moves._fenced_string(hand, fence, moves._values(**arguments, moment=moves._as_is))
     async with STRING_CONNECTION[0].cursor() as cursor:
         await cursor.execute(sql, parameters)
         cursor.nextset()

@@ -115,10 +115,10 @@ def fence_sql(vendor: str, seats: tuple[int, ...]) -> str:
             f"AND (SELECT count(*) {of_room} AND ({' OR '.join(each)})) = {len(seats):d})")
 
 
-def fence_params(hand_id: int, token: tuple) -> list:
-    """The parameters of `fence_sql` for `token` (`token_of`)."""
+def fence_params(hand_id: int, token: tuple, moment) -> list:
+    """The parameters of `fence_sql` for `token` (`token_of`), datetimes through `moment`
+    (the database's adapter)."""
     version, phase, running, timer_at, status, updated, seats = token
-    moment = connection.ops.adapt_datetimefield_value
     return [hand_id, version, phase, running, moment(timer_at), status, moment(updated),
             *(value for seat in seats for value in seat[1:])]
 

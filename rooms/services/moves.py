@@ -59,24 +59,33 @@ EVENT_FIELDS = ("hand", "version", "seat", "action", "event", "public", "client_
 HAND_FIELDS = ("state", "version", "phase", "deadline", "timer_at")
 
 
-def _values(hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool) -> tuple[list, list]:
-    """The parameters of the event's INSERT and of the hand's UPDATE."""
-    moment = connection.ops.adapt_datetimefield_value  # once: each use of `connection` looks it up
+def _as_is(value):
+    """PostgreSQL's adapter of datetimes (Django's `adapt_datetimefield_value` there returns
+    them as they are), without looking `connection` up: each use of it is a lookup in a
+    context-local (on an event loop, the move's parameters took 13.6 µs with two lookups,
+    7.9 µs without)."""
+    return value
+
+
+def _values(hand: Hand, seat: int, action: dict, event: dict, public, client_id, by_trustee: bool,
+            moment) -> tuple[list, list]:
+    """The parameters of the event's INSERT and of the hand's UPDATE, datetimes through
+    `moment` (the database's adapter)."""
     event_values = [hand.pk, hand.version, seat, _json(action), _json(event), _json(public), client_id, by_trustee,
                     moment(timezone.now())]
     hand_values = [_json(hand.state), hand.version, hand.phase, moment(hand.deadline), moment(hand.timer_at), hand.pk]
     return event_values, hand_values
 
 
-def _fenced_values(hand: Hand, fence: tuple, event_values: list, hand_values: list) -> tuple[list, list]:
-    return event_values + fence_params(hand.pk, fence), hand_values + [fence[0], hand.pk, hand.version]
+def _fenced_values(hand: Hand, fence: tuple, moment, event_values: list, hand_values: list) -> tuple[list, list]:
+    return event_values + fence_params(hand.pk, fence, moment), hand_values + [fence[0], hand.pk, hand.version]
 
 
 def _fenced_statements(hand: Hand, fence: tuple, values: tuple[list, list]) -> list[tuple[str, list]]:
-    """PostgreSQL's statements of a fenced move, with their parameters: the lock, the
-    INSERT, the UPDATE."""
+    """PostgreSQL's statements of a fenced move, with their parameters (`values` by
+    `_values` with `_as_is`): the lock, the INSERT, the UPDATE."""
     insert, update = _fenced("postgresql", tuple(seat[0] for seat in fence[-1]))
-    event_values, hand_values = _fenced_values(hand, fence, *values)
+    event_values, hand_values = _fenced_values(hand, fence, _as_is, *values)
     return [(lock_sql("postgresql"), [hand.pk]), (insert, event_values), (update, hand_values)]
 
 
@@ -102,8 +111,9 @@ def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, clie
     is compared after the lock, with every earlier writer's work in sight), none of it if
     one fails. (That takes Django's client-side binding, its default with psycopg.)
     SQLite's driver runs one statement a call; its transaction holds its write lock."""
-    values = _values(hand, seat, action, event, public, client_id, by_trustee)
     vendor = connection.vendor
+    moment = _as_is if vendor == "postgresql" else connection.ops.adapt_datetimefield_value
+    values = _values(hand, seat, action, event, public, client_id, by_trustee, moment)
     if fence is None:
         insert = _statement(vendor, HandEvent, "insert", EVENT_FIELDS)
         update = _statement(vendor, Hand, "update", HAND_FIELDS)
@@ -121,7 +131,7 @@ def store_move(*, hand: Hand, seat: int, action: dict, event: dict, public, clie
             cursor.nextset()  # the UPDATE's result
             return cursor.rowcount == 1
     insert, update = _fenced(vendor, tuple(seat[0] for seat in fence[-1]))
-    event_values, hand_values = _fenced_values(hand, fence, *values)
+    event_values, hand_values = _fenced_values(hand, fence, moment, *values)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(insert, event_values)
         if cursor.rowcount != 1:
@@ -136,6 +146,6 @@ async def astore_move(*, hand: Hand, seat: int, action: dict, event: dict, publi
     statements, prepared, in one round trip on one of the loop's own connections
     (`baohuang.loop_database.run`, which calls `meanwhile()` while PostgreSQL runs them).
     A psycopg error (not Django's) when the client_id is taken."""
-    values = _values(hand, seat, action, event, public, client_id, by_trustee)
+    values = _values(hand, seat, action, event, public, client_id, by_trustee, _as_is)
     *_, updated = await loop_database.run(_fenced_statements(hand, fence, values), meanwhile)
     return updated == 1
