@@ -249,10 +249,10 @@ _HUBS_LOCK = threading.Lock()  # publishers read the hubs from their own threads
 def hub_of_this_loop() -> Hub:
     loop = asyncio.get_running_loop()
     with _HUBS_LOCK:
-        for gone in [each for each in _HUBS if each.is_closed()]:
-            del _HUBS[gone]  # a test's finished loop
         hub = _HUBS.get(loop)
-        if hub is None:
+        if hub is None:  # a new loop: the finished ones (a test's) are let go first
+            for gone in [each for each in _HUBS if each.is_closed()]:
+                del _HUBS[gone]
             hub = _HUBS[loop] = Hub(loop)
         return hub
 

@@ -221,10 +221,10 @@ _LOOPS_LOCK = threading.Lock()
 def _of_this_loop() -> _Connections:
     loop = asyncio.get_running_loop()
     with _LOOPS_LOCK:
-        for gone in [each for each in _LOOPS if each.is_closed()]:
-            _LOOPS.pop(gone).close()  # a test's finished loop
         mine = _LOOPS.get(loop)
-        if mine is None:
+        if mine is None:  # a new loop: the finished ones (a test's) are let go first
+            for gone in [each for each in _LOOPS if each.is_closed()]:
+                _LOOPS.pop(gone).close()
             mine = _LOOPS[loop] = _Connections()
         return mine
 
