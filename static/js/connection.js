@@ -1,20 +1,21 @@
 // The room's WebSocket (docs/protocol.md): a heartbeat, reconnecting on its own. It knows
 // nothing of the game: main.js re-sends the store's pending action after a reconnect.
 //
-// Heartbeat: a `ping` after every second in which nothing was heard (any frame heard shows
-// the line alive as a `pong` does, so a busy table sends fewer: each costs the server a
-// message, as much as a move's frame to one seat); when nothing at all has been heard for 2 s the
-// connection is "stalled" (the page says 连接中断 and disables its buttons); after 6 s of
-// silence the socket is dropped and a new one is opened (back-off 0.5 s … 5 s, each wait
-// drawn between half and all of it, so the pages of a server process that went away do not
-// all come back in the same instant). Time the page itself did not run (a starved machine,
-// a background tab) is not counted as silence.
+// Heartbeat: a `ping` after every 2 s in which nothing was heard (any frame heard shows the
+// line alive as a `pong` does, so a table that plays sends fewer: each costs the server a
+// message, as much as a move's frame to one seat, and a phone its radio); when nothing at all
+// has been heard for 3 s the connection is "stalled" (the page says 连接中断 and disables its
+// buttons), the ping's answer being a second late; after 6 s of silence the socket is
+// dropped and a new one is opened (back-off 0.5 s … 5 s, each wait drawn between half and
+// all of it, so the pages of a server process that went away do not all come back in the
+// same instant). Time the page itself did not run (a starved machine, a background tab) is
+// not counted as silence.
 
 const FATAL_CLOSES = new Set([4403, 4404, 4410]); // spectators_not_allowed, no_room, room_closed
-const PING_EVERY = 1000;
-const STALLED_AFTER = 2000;
+const PING_EVERY = 2000;
+const STALLED_AFTER = 3000;
 const DROP_AFTER = 6000;
-const CHECK_EVERY = PING_EVERY / 2;
+const CHECK_EVERY = 500;
 
 let counter = 0;
 export function newClientId(prefix = "c") {

@@ -707,7 +707,7 @@ def test_swipe_select_pass_when_nothing_beats_auto_play_and_a_cut_network(browse
     expect(banner).to_have_count(0)
     expect(page.locator(".seat.me .badge.trustee")).to_have_count(0)
 
-    # A cut network: within the heartbeat's 2 s the page says so and disables the buttons;
+    # A cut network: within the heartbeat's 3 s the page says so and disables the buttons;
     # an action sent into the cut is re-sent once after the reconnect and applied once.
     wait_for_my_follow(human, game)
     expect(page.locator("#controls [data-action=pass]")).to_be_enabled()
