@@ -11,7 +11,7 @@ For each N it seats five guests at N fresh tables (through the services, in this
 process), starts the server with production settings, connects every socket, deals every
 hand, then for `--seconds` lets each table's awaited seat play its next move (worked out
 in advance) every 2 s ± 0.5 s (random.Random(--seed)), while every socket pings as the
-table page does (static/js/connection.js): a `ping` after every `--ping` seconds (1) in
+table page does (static/js/connection.js): a `ping` after every `--ping` seconds (2) in
 which it heard no frame; `--ping 0` sends none. It prints, per N: moves made, p50 / p99
 from sending `act` until every socket of the table (five seats and its spectator) has that
 version's `event`, errors (error frames, closed sockets, moves that never reached everyone
@@ -71,7 +71,7 @@ def parse_args():
     parser.add_argument("--processes", type=int, default=1,
                         help="Uvicorn processes on ports of their own, a room's sockets all on one "
                              "(room id mod K, as deploy/'s nginx hashes a room's URL)")
-    parser.add_argument("--ping", type=float, default=1.0, help="seconds between a socket's pings (0: none)")
+    parser.add_argument("--ping", type=float, default=2.0, help="seconds between a socket's pings (0: none)")
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
     return parser.parse_args()

@@ -8,7 +8,7 @@ For each N it seats five guests at N fresh tables and deals every hand (through 
 services, in this process), starts the server with production settings, then opens every
 table's five seats' sockets and one spectator's per ten tables all at once, as their pages
 do when the process they were on comes back. Each socket follows the page's rules
-(static/js/connection.js): a `ping` after every second in which it heard nothing; a socket
+(static/js/connection.js): a `ping` after every 2 s in which it heard nothing; a socket
 that has heard nothing for `DROP_AFTER` seconds is closed and opened again, as is one whose
 opening failed, after the page's back-off. It prints how long until every socket had its
 snapshot (p50 and p99 of each socket's wait from the start, and the last), how many
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_live import django_on, make_tables, percentile, server_cpu  # noqa: E402
 
 # The page's rules (static/js/connection.js)
-PING_EVERY = 1.0
+PING_EVERY = 2.0
 DROP_AFTER = 6.0
 BACKOFF_FIRST, BACKOFF_MAX = 0.5, 5.0
 SPECTATOR_EVERY = 10
