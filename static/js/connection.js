@@ -4,8 +4,8 @@
 // Heartbeat: a `ping` after every 2 s in which nothing was heard (any frame heard shows the
 // line alive as a `pong` does, so a table that plays sends fewer: each costs the server a
 // message, as much as a move's frame to one seat, and a phone its radio); when nothing at all
-// has been heard for 3 s the connection is "stalled" (the page says 连接中断 and disables its
-// buttons), the ping's answer being a second late; after 6 s of silence the socket is
+// has been heard for 3 s (a second after the ping: time for its pong) the connection is
+// "stalled" (the page says 连接中断 and disables its buttons); after 6 s of silence the socket is
 // dropped and a new one is opened (back-off 0.5 s … 5 s, each wait drawn between half and
 // all of it, so the pages of a server process that went away do not all come back in the
 // same instant). Time the page itself did not run (a starved machine, a background tab) is
