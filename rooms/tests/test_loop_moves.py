@@ -15,7 +15,7 @@ from baohuang import broadcast, engine, loop_database
 from rooms import notify
 from rooms.event_frames import FRAMES, EventFrames
 from rooms.models import Hand, HandEvent, Room
-from rooms.services import ahand_act, hand_start
+from rooms.services import ahand_act, hand_start, moves
 from rooms.services.held import HELD
 from tests.live import anyio_backend, db, isolated_prefix, no_lingering_connections  # noqa: F401
 
@@ -56,6 +56,15 @@ def no_thread(monkeypatch):
         raise AssertionError(f"{function.__name__} was sent to a database thread")
 
     monkeypatch.setattr(rooms.services.acting, "db", refused)
+
+
+@on_postgresql
+async def test_the_loops_datetimes_go_as_djangos_postgresql_adapter_gives_them():
+    """`moves._as_is` stands for Django's adapter of datetimes on PostgreSQL, which the
+    loop's statements skip (a lookup of `connection` each): a Django that changed it fails here."""
+    moment = timezone.now()
+    for value in (moment, moment.astimezone(timezone.get_fixed_timezone(480)), None):
+        assert moves._as_is(value) is connection.ops.adapt_datetimefield_value(value)
 
 
 @on_postgresql
