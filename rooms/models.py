@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext
 
+from rooms.fields import JSONText
 from rooms.levels import LEVELS, playing_level
 from rooms.options import DEFAULTS as DEFAULT_OPTIONS
 
@@ -136,7 +137,7 @@ class Hand(models.Model):
     options = models.JSONField(default=dict, help_text="engine options it was dealt under")
     tribute = models.JSONField(default=list, help_text="qingdao debts paid in cards at this deal (engine form)")
     players = models.JSONField(default=list, help_text="player id per seat when dealt")
-    state = models.JSONField(help_text="engine state")
+    state = JSONText(help_text="engine state")
     version = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=16, choices=Phase.choices, db_index=True)
     deadline = models.DateTimeField(null=True, blank=True, help_text="when the open decision times out")
@@ -166,9 +167,9 @@ class HandEvent(models.Model):
     hand = models.ForeignKey(Hand, models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
-    action = models.JSONField()
-    event = models.JSONField(help_text="the engine's full event (may name hidden cards: never send it as is)")
-    public = models.JSONField(null=True, help_text="what a spectator may see of the event")
+    action = JSONText()
+    event = JSONText(help_text="the engine's full event (may name hidden cards: never send it as is)")
+    public = JSONText(null=True, help_text="what a spectator may see of the event")
     client_id = models.CharField(max_length=64, null=True, blank=True)
     by_trustee = models.BooleanField(default=False, help_text="played by the 托管 policy")
     created = models.DateTimeField(auto_now_add=True)

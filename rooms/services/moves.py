@@ -6,7 +6,7 @@ the table this process holds. Through the ORM (`objects.create`, `save`) they co
 CPU than the rest of storing the move — building the queries, preparing every field, JSON
 through the standard library — so they are written here once, as plain parameterised SQL
 that runs the same on PostgreSQL and SQLite, with the JSON encoded by orjson
-(`rooms.json_text`). The rows are the ORM's own: the models still read them, and the
+(`rooms.fields.as_text`). The rows are the ORM's own: the models still read them, and the
 unique constraints on `(hand, version)` and `(hand, seat, client_id)` fence them as before.
 """
 
@@ -16,13 +16,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from baohuang import loop_database
-from rooms.json_text import dumps
+from rooms.fields import as_text
 from rooms.models import Hand, HandEvent
 from rooms.services.held import fence_params, fence_sql, lock_sql
-
-
-def _json(value) -> str | None:
-    return None if value is None else dumps(value)
 
 
 @cache
@@ -45,9 +41,8 @@ def _fenced(vendor: str, seats: tuple[int, ...]) -> tuple[str, str]:
     fields = [HandEvent._meta.get_field(name) for name in EVENT_FIELDS]
     # PostgreSQL types a SELECT's parameters of no type as text, where VALUES gives them the
     # column's type: on PostgreSQL each is cast to its column's (the event loop sends them as
-    # text of no type: `loop_database.run`); on SQLite a JSON value to text.
-    values = [f"CAST(%s AS {field.db_type(connection)})" if vendor == "postgresql" or
-              field.get_internal_type() == "JSONField" else "%s" for field in fields]
+    # text of no type: `loop_database.run`).
+    values = [f"CAST(%s AS {field.db_type(connection)})" if vendor == "postgresql" else "%s" for field in fields]
     insert = (f"INSERT INTO {q(HandEvent._meta.db_table)} ({', '.join(q(field.column) for field in fields)}) "
               f"SELECT {', '.join(values)} WHERE {fence_sql(vendor, seats)}")
     update = (f"{_statement(vendor, Hand, 'update', HAND_FIELDS)} AND {q('version')} = %s AND EXISTS "
@@ -71,9 +66,9 @@ def _values(hand: Hand, seat: int, action: dict, event: dict, public, client_id,
             moment) -> tuple[list, list]:
     """The parameters of the event's INSERT and of the hand's UPDATE, datetimes through
     `moment` (the database's adapter)."""
-    event_values = [hand.pk, hand.version, seat, _json(action), _json(event), _json(public), client_id, by_trustee,
-                    moment(timezone.now())]
-    hand_values = [_json(hand.state), hand.version, hand.phase, moment(hand.deadline), moment(hand.timer_at), hand.pk]
+    event_values = [hand.pk, hand.version, seat, as_text(action), as_text(event), as_text(public), client_id,
+                    by_trustee, moment(timezone.now())]
+    hand_values = [as_text(hand.state), hand.version, hand.phase, moment(hand.deadline), moment(hand.timer_at), hand.pk]
     return event_values, hand_values
 
 
