@@ -28,5 +28,8 @@ class JSONText(models.TextField):
     def get_prep_value(self, value):
         return as_text(value)
 
+    def to_python(self, value):
+        return value  # already the value (TextField's would turn a dict into its repr)
+
     def value_to_string(self, obj):
-        return self.get_prep_value(self.value_from_object(obj))
+        return self.value_from_object(obj)  # as JSONField: Django's serializers write the value

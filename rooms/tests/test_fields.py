@@ -50,3 +50,13 @@ def test_none_is_null_and_a_value_its_compact_json():
     assert field.get_prep_value(None) is None and field.from_db_value(None, None, connection) is None
     assert field.get_prep_value({"cards": ["3S"], "n": 1}) == '{"cards":["3S"],"n":1}'
     assert field.from_db_value('{"a":[1,null]}', None, connection) == {"a": [1, None]}
+
+
+@pytest.mark.django_db
+def test_djangos_serializers_carry_the_values_through(full_table):
+    from django.core import serializers
+
+    hand = hand_start(room_id=full_table("classic").pk)
+    text = serializers.serialize("json", [hand])
+    (again,) = serializers.deserialize("json", text)
+    assert again.object.state == hand.state
