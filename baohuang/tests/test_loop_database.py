@@ -123,3 +123,42 @@ async def test_a_connection_lost_is_closed_not_kept():
     assert loop_database._of_this_loop().idle == []
     assert await loop_database.run([(UPDATE, ["c", 0])]) == [1]  # on a new connection
     assert await db(rows)() == [(1, "c", None, True)]
+
+
+def analyze():
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE loop_db_probe")
+
+
+@on_postgresql
+async def test_a_connection_is_replaced_once_old_so_a_plan_made_on_an_empty_table_does_not_stay(monkeypatch):
+    """A generic plan made while a table is empty scans it whole, however much it grows
+    (the move's fenced UPDATE looks its event up in the event log so)."""
+    await db(make_table)()
+    await db(analyze)()  # statistics of the empty table, as a new site's autovacuum leaves them
+    lookup = "SELECT EXISTS (SELECT 1 FROM loop_db_probe WHERE id = %s)"
+
+    async def plan() -> str:
+        (idle,) = loop_database._of_this_loop().idle
+        name = idle.prepared[lookup].decode()
+        cursor = await idle.connection.execute(f"EXPLAIN EXECUTE {name}(1)")
+        return "\n".join(line for (line,) in await cursor.fetchall())
+
+    await loop_database.run([(lookup, [1])])
+    first = loop_database._of_this_loop().idle[0]
+    assert "Seq Scan" in await plan() and "Index" not in await plan()
+
+    def fill():
+        with connection.cursor() as cursor:
+            cursor.execute("INSERT INTO loop_db_probe (id) SELECT generate_series(1, 20000)")
+
+    await db(fill)()
+    await loop_database.run([(lookup, [1])])
+    assert loop_database._of_this_loop().idle == [first]  # young: kept, and its plan with it
+    assert "Index" not in await plan()
+    monkeypatch.setattr(loop_database, "MAX_AGE_SECONDS", 0.0)
+    await loop_database.run([(lookup, [1])])
+    assert loop_database._of_this_loop().idle == []  # old: closed once idle
+    monkeypatch.setattr(loop_database, "MAX_AGE_SECONDS", 60.0)
+    await loop_database.run([(lookup, [1])])  # on a new connection, planned for the table as it is
+    assert loop_database._of_this_loop().idle[0] is not first and "Index" in await plan()
