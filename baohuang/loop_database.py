@@ -30,7 +30,6 @@ import datetime as dt
 import itertools
 import logging
 import threading
-import time
 
 import psycopg
 from django.conf import settings
@@ -40,12 +39,6 @@ from psycopg import pq
 log = logging.getLogger(__name__)
 
 SIZE = 6  # connections per event loop (README, "Sizing")
-# A connection is closed once this old, when it is next idle. Its plans were made once, for
-# the tables as they were then: a plan made while the event log was empty (a new site, a
-# process started on a new database) scans the whole log in every move's fenced UPDATE,
-# and went on doing so as the log grew, statistics or not. The next connection plans for
-# the tables as they are.
-MAX_AGE_SECONDS = 60.0
 _NAMES = itertools.count()  # prepared statements' names, never used twice in a process
 
 
@@ -79,10 +72,7 @@ async def run(statements: list[tuple[str, list]], meanwhile=None) -> list[int]:
         except BaseException:
             connection.close()
             raise
-        if connection.old():
-            connection.close()
-        else:
-            mine.idle.append(connection)
+        mine.idle.append(connection)
         return counts
 
 
@@ -94,7 +84,6 @@ class _Connection:
         self.connection = connection  # kept, or psycopg would warn that it was dropped open
         self.pgconn = connection.pgconn
         self.prepared: dict[str, bytes] = {}  # SQL → its name on this connection
-        self.opened = time.monotonic()
 
     @classmethod
     async def open(cls) -> "_Connection":
@@ -102,13 +91,9 @@ class _Connection:
         # Plan each statement once, not on every execution: left to choose, PostgreSQL kept
         # planning the fenced INSERT anew each time (0.26 ms of its 0.34 ms, PostgreSQL's
         # log). The statements look rows up by primary key, which the plan made once does;
-        # PostgreSQL makes it again when the tables' statistics change, and a new connection
-        # after `MAX_AGE_SECONDS`.
+        # PostgreSQL makes it again when the tables' statistics change.
         await connection.execute("SET plan_cache_mode = force_generic_plan")
         return cls(connection)  # nonblocking, as psycopg leaves an asynchronous one
-
-    def old(self) -> bool:
-        return time.monotonic() - self.opened > MAX_AGE_SECONDS
 
     def reusable(self) -> bool:
         """Open, out of pipeline mode and in no transaction."""
