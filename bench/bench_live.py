@@ -345,8 +345,8 @@ async def deal(tables) -> list[tuple[int, list[tuple[int, dict]], int]]:
             while (snap := await socket.snapshots.get())["hand"] is None:
                 pass
         plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
-    # The hands and their first events exist now: statistics that still say their tables
-    # are empty (a new scratch database) would plan the moves' statements for empty tables.
+    # The hands exist now: statistics that still say their table is empty (a new scratch
+    # database) would plan the moves' statements for an empty table.
     await sync_to_async(analyze)()
     return plans
 
