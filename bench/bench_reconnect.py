@@ -10,11 +10,15 @@ table's five seats' sockets and one spectator's per ten tables all at once, as t
 do when the process they were on comes back. Each socket follows the page's rules
 (static/js/connection.js): a `ping` after every 2 s in which it heard nothing; a socket
 that has heard nothing for `DROP_AFTER` seconds is closed and opened again, as is one whose
-opening failed, after the page's back-off. It prints how long until every socket had its
+opening failed, after the page's back-off. A socket with its snapshot stays open, reading
+and pinging as the page does, until every socket has had its own (a page does not leave
+once it has its table; its socket closing would be a seat going offline, for the server to
+show, in the middle of the storm). It prints how long until every socket had its
 snapshot (p50 and p99 of each socket's wait from the start, and the last), how many
 openings that took (more than the sockets: pages that gave up and tried again), the
-server's CPU per socket, and errors (error frames; sockets still without a snapshot after
-`LIMIT` seconds).
+server's CPU per socket, how many seats the server shows online once every socket has had
+its snapshot (all of them: no page has left), and errors (error frames; sockets still
+without a snapshot after `LIMIT` seconds; a socket closed after its snapshot).
 """
 
 import argparse
@@ -27,6 +31,7 @@ from pathlib import Path
 
 import orjson
 import uvloop
+from asgiref.sync import sync_to_async
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -62,8 +67,20 @@ class Page:
     def __init__(self, url: str, session: str | None, rng: random.Random, tally: dict):
         self.url, self.session, self.rng, self.tally = url, session, rng, tally
         self.origin = "http" + url.removeprefix("ws").split("/ws/")[0]  # the page's own (the server checks it)
+        self.waited = asyncio.get_running_loop().create_future()  # seconds from the start to its snapshot
 
-    async def until_snapshot(self, began: float) -> float:
+    async def open_until(self, began: float, everyone: asyncio.Event) -> None:
+        """Open the page's socket, again as the page does, until it has its snapshot (then
+        `waited` has the time it took, or what went wrong); keep it open, as the page does,
+        until `everyone`."""
+        try:
+            await self._open_until(began, everyone)
+        except Exception as error:
+            if not self.waited.done():
+                self.waited.set_exception(error)
+            raise
+
+    async def _open_until(self, began: float, everyone: asyncio.Event) -> None:
         import websockets
 
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
@@ -75,12 +92,33 @@ class Page:
                                               max_size=2**22, open_timeout=None, ping_interval=None) as ws:
                     retries = 0  # as the page: reset when the socket opens
                     if await self.heard_snapshot(ws):
-                        return time.perf_counter() - began
+                        self.waited.set_result(time.perf_counter() - began)
+                        await self.stay_open(ws, everyone)
+                        return
                     self.tally["dropped"] += 1
             except (OSError, websockets.exceptions.WebSocketException):
+                if self.waited.done():  # closed after its snapshot: a page would open again
+                    self.tally["errors"].append("a socket closed after its snapshot")
+                    return
                 self.tally["failed"] += 1
             await asyncio.sleep(backoff(retries, self.rng))
             retries += 1
+
+    async def stay_open(self, ws, everyone: asyncio.Event) -> None:
+        """Read what comes, pinging after each PING_EVERY of silence, until `everyone`."""
+        heard = time.perf_counter()
+        while not everyone.is_set():
+            try:
+                self.tally_errors(orjson.loads(await asyncio.wait_for(ws.recv(), 0.5)))
+                heard = time.perf_counter()
+            except TimeoutError:
+                if time.perf_counter() - heard >= PING_EVERY:
+                    await ws.send(orjson.dumps({"type": "ping", "t": time.time()}).decode())
+                    heard = time.perf_counter()
+
+    def tally_errors(self, frame: dict) -> None:
+        if frame.get("type") == "error":
+            self.tally["errors"].append(frame["code"])
 
     async def heard_snapshot(self, ws) -> bool:
         """Read until the snapshot, pinging after each silent second; False once silent for
@@ -99,8 +137,7 @@ class Page:
             frame = orjson.loads(text)
             if frame.get("type") == "snapshot":
                 return True
-            if frame.get("type") == "error":
-                self.tally["errors"].append(frame["code"])
+            self.tally_errors(frame)
 
 
 async def storm(url: str, specs: list[dict], pid: int, seed: int) -> dict:
@@ -111,14 +148,27 @@ async def storm(url: str, specs: list[dict], pid: int, seed: int) -> dict:
         room_url = f"{url}/ws/rooms/{spec['room']}/"
         sessions = spec["sessions"] + ([None] if number % SPECTATOR_EVERY == 0 else [])
         pages += [Page(room_url, session, random.Random(rng.random()), tally) for session in sessions]
-    cpu, began = server_cpu(pid), time.perf_counter()
-    tasks = [asyncio.ensure_future(page.until_snapshot(began)) for page in pages]
-    done, late = await asyncio.wait(tasks, timeout=LIMIT)
-    for task in late:
+    cpu, began, everyone = server_cpu(pid), time.perf_counter(), asyncio.Event()
+    tasks = [asyncio.ensure_future(page.open_until(began, everyone)) for page in pages]
+    done, late = await asyncio.wait([page.waited for page in pages], timeout=LIMIT)
+    cpu = (server_cpu(pid) - cpu) / len(pages)
+    online = await sync_to_async(seats_online)([spec["room"] for spec in specs])
+    everyone.set()  # the pages close
+    _, stuck = await asyncio.wait(tasks, timeout=PING_EVERY * 5)
+    for task in stuck:
         task.cancel()
-    waits = [task.result() for task in done if task.exception() is None]
     tally["errors"] += [f"{len(late)} sockets without a snapshot after {LIMIT:g} s"] if late else []
-    return {"sockets": len(pages), "waits": waits, "cpu": (server_cpu(pid) - cpu) / len(pages), **tally}
+    tally["errors"] += [repr(waited.exception()) for waited in done if waited.exception() is not None]
+    waits = [waited.result() for waited in done if waited.exception() is None]
+    return {"sockets": len(pages), "waits": waits, "cpu": cpu, "online": online, **tally}
+
+
+def seats_online(rooms: list[int]) -> str:
+    """How many of the rooms' seats the server shows online, "N of M"."""
+    from rooms.models import Seat
+
+    seats = Seat.objects.filter(room_id__in=rooms, player__isnull=False)
+    return f"{seats.filter(online=True).count()} of {seats.count()}"
 
 
 def report(n: int, result: dict) -> None:
@@ -127,6 +177,7 @@ def report(n: int, result: dict) -> None:
           f"the last after {max(waits):.1f} s (p50 {percentile(waits, 0.5):.1f} s, "
           f"p99 {percentile(waits, 0.99):.1f} s)   "
           f"{result['openings']} openings ({result['dropped']} dropped silent, {result['failed']} failed)   "
+          f"seats online {result['online']}   "
           f"server CPU {result['cpu'] * 1000:.1f} ms a socket   errors {len(result['errors'])}", flush=True)
     for error in result["errors"][:5]:
         print("   error:", error)

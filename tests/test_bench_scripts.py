@@ -109,8 +109,8 @@ def test_the_capacity_benchmark_plays_tables_at_human_pace_with_no_error(scratch
 @needs_postgresql
 def test_the_reconnect_benchmark_gives_every_socket_its_snapshot(scratch_database):
     output = run("bench_reconnect.py", "--tables", "3", "--database", scratch_database, "--redis", redis_url())
-    assert re.search(r"N=\s+3 tables, +16 sockets: 16 had their snapshot, the last after .* \d+ openings .* ms a socket",
-                     output), output
+    assert re.search(r"N=\s+3 tables, +16 sockets: 16 had their snapshot, the last after .* \d+ openings .* "
+                     r"seats online 15 of 15 .* ms a socket", output), output
     assert re.findall(r"errors (\d+)", output) == ["0"], output
 
 
