@@ -75,10 +75,11 @@ class Page:
         until `everyone`."""
         try:
             await self._open_until(began, everyone)
-        except Exception as error:
-            if not self.waited.done():
+        except Exception as error:  # reported with the errors, not left unread in the task
+            if self.waited.done():
+                self.tally["errors"].append(repr(error))
+            else:
                 self.waited.set_exception(error)
-            raise
 
     async def _open_until(self, began: float, everyone: asyncio.Event) -> None:
         import websockets
@@ -97,8 +98,9 @@ class Page:
                         return
                     self.tally["dropped"] += 1
             except (OSError, websockets.exceptions.WebSocketException):
-                if self.waited.done():  # closed after its snapshot: a page would open again
-                    self.tally["errors"].append("a socket closed after its snapshot")
+                if self.waited.done():  # closed after its snapshot (a page would open again), or as it left
+                    if not everyone.is_set():
+                        self.tally["errors"].append("a socket closed after its snapshot")
                     return
                 self.tally["failed"] += 1
             await asyncio.sleep(backoff(retries, self.rng))
