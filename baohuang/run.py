@@ -26,6 +26,14 @@ from baohuang import embedded_redis, metrics_dir
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 GRACE_SECONDS = 10
+# Uvicorn's WebSocket options, here, in the tests' and benchmarks' servers (tests/live.py) and
+# in deploy/systemd/baohuang-web@.service:
+# - the consumer refuses frames over 4 KiB anyway; don't buffer 16 MiB ones first;
+# - no permessage-deflate (Uvicorn's default is on): in one socket's compression context a
+#   seat's own cards would sit beside text other players choose (chat, names), and the sizes
+#   of the compressed frames would tell a watcher of the network which cards match it. It
+#   also doubled the server's memory per socket (docs/architecture.md, "WebSocket compression").
+WEBSOCKET_OPTIONS = ("--ws-max-size", "65536", "--ws-per-message-deflate", "false")
 
 
 def log(message: str) -> None:
@@ -118,8 +126,7 @@ def main() -> int:
 
         children.append(spawn("uvicorn", [
             python, "-m", "uvicorn", "baohuang.asgi:application", "--host", host, "--port", str(port),
-            # The consumer refuses frames over 4 KiB anyway; don't buffer 16 MiB ones first.
-            "--ws-max-size", "65536",
+            *WEBSOCKET_OPTIONS,
         ], env))
         children.append(spawn("celery", [
             # -q: no banner. What it logs is settings.LOGGING's (baohuang/logs.py).

@@ -342,7 +342,7 @@ def main():
                          METRICS_ALLOWED_ADDRESSES="127.0.0.1")
         specs = make_tables(n, "classic")
         servers = [Server(env=env, log_path=ROOT / "var" / f"bench_capacity_uvicorn{index}.log",
-                          options=("--ws-per-message-deflate", "false", "--backlog", "4096",
+                          options=("--backlog", "4096",
                                    *(("--workers", str(args.workers)) if args.workers > 1 else ())))
                    for index in range(args.processes)]
         try:

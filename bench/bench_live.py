@@ -74,9 +74,6 @@ def parse_args():
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_live_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
     parser.add_argument("--pool", type=int, default=10, help="the server's DB_POOL_MAX (pooled connections)")
-    parser.add_argument("--deflate", action="store_true",
-                        help="keep WebSocket permessage-deflate on (Uvicorn's default; it costs ~0.5 ms of "
-                        "CPU per frame here, so the measured server runs without it)")
     parser.add_argument("--workers", type=int, default=1, help="Uvicorn worker processes")
     parser.add_argument("--url", help="a running server to measure instead (ws://host:port, started with "
                         "BENCH_ECHO=1 against --database and --redis); default: start one")
@@ -512,9 +509,7 @@ def main():
     if args.url:
         measure(args.url)
     else:
-        options = () if args.deflate else ("--ws-per-message-deflate", "false")
-        if args.workers > 1:
-            options += ("--workers", str(args.workers))
+        options = ("--workers", str(args.workers)) if args.workers > 1 else ()
         server = Server(env=env, log_path=ROOT / "var" / "bench_live_uvicorn.log", options=options).start()
         try:
             measure(server.ws_url, lambda: server_cpu(server.process.pid), server.process.pid)

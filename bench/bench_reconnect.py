@@ -210,7 +210,7 @@ def main():
         specs = make_tables(n, "classic")
         deal_all(specs)
         server = Server(env=env, log_path=ROOT / "var" / "bench_reconnect_uvicorn.log",
-                        options=("--ws-per-message-deflate", "false", "--backlog", "4096"))
+                        options=("--backlog", "4096"))
         try:
             server.start()
             result = uvloop.run(storm(server.ws_url, specs, server.process.pid, args.seed))

@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async
 
+from baohuang.run import WEBSOCKET_OPTIONS
+
 ORIGIN = "http://127.0.0.1"
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -459,7 +461,7 @@ class Server:
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.env = env
         self.log_path = log_path
-        self.options = options  # more uvicorn options, e.g. ("--ws-per-message-deflate", "false")
+        self.options = options  # more uvicorn options, e.g. ("--workers", "2")
         self.process = None
 
     def start(self, wait: float = 60.0) -> "Server":
@@ -470,7 +472,7 @@ class Server:
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "baohuang.asgi:application", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning", "--ws-max-size", "65536", *self.options],
+             "--port", str(self.port), "--log-level", "warning", *WEBSOCKET_OPTIONS, *self.options],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
         return self

@@ -152,6 +152,9 @@ async def test_a_whole_hand_through_wss_with_a_spectator(shape, full_table, play
         for client in everyone:
             await client.connect()
             await client.expect("snapshot")
+        # No permessage-deflate through nginx (the unit's --ws-per-message-deflate false): a
+        # seat's cards never share a compression context with other players' chat.
+        assert {client.socket.response.headers.get("Sec-WebSocket-Extensions") for client in everyone} == {None}
         assert (await ready_all(clients))["version"] == 0  # the last 准备 deals
         for client in everyone:
             await client.expect("snapshot", where=lambda f: f["hand"] is not None and f["hand"]["running"])
