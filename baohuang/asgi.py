@@ -15,7 +15,7 @@ django_http = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from baohuang import gc_pauses  # noqa: E402
+from baohuang import gc_pauses, open_files  # noqa: E402
 from baohuang.origins import OriginValidator  # noqa: E402
 from baohuang.socket_session import socket_auth  # noqa: E402
 
@@ -30,13 +30,14 @@ if settings.DEBUG:
 
 
 async def lifespan(scope, receive, send):
-    """Uvicorn's start and stop of a server process: its collector is tuned as it starts
-    (a process holds thousands of sockets' objects). The tests' in-process sockets send
-    no lifespan, so a test process keeps CPython's collector as it is."""
+    """Uvicorn's start and stop of a server process: as it starts, its collector is tuned
+    and its limit of open files raised (a process holds thousands of sockets). The tests'
+    in-process sockets send no lifespan, so a test process keeps both as they are."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             gc_pauses.tune()
+            open_files.raise_limit()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await send({"type": "lifespan.shutdown.complete"})

@@ -9,6 +9,7 @@ import asyncio
 import gc
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -455,13 +456,14 @@ class Server:
     """One Uvicorn process serving `baohuang.asgi:application` on a free port."""
 
     def __init__(self, *, env: dict, port: int | None = None, log_path: Path | None = None,
-                 options: tuple[str, ...] = ()):
+                 options: tuple[str, ...] = (), open_files: int | None = None):
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.env = env
         self.log_path = log_path
         self.options = options  # more uvicorn options, e.g. ("--workers", "2")
+        self.open_files = open_files  # the soft limit it starts with (systemd gives a service 1,024); None: ours
         self.process = None
 
     def start(self, wait: float = 60.0) -> "Server":
@@ -470,8 +472,10 @@ class Server:
     def spawn(self) -> "Server":
         """Start the process without waiting for it (start several, then `ready` each)."""
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+        limited = () if self.open_files is None else (
+            "prlimit", f"--nofile={self.open_files}:{resource.getrlimit(resource.RLIMIT_NOFILE)[1]}", "--")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "baohuang.asgi:application", "--host", "127.0.0.1",
+            [*limited, sys.executable, "-m", "uvicorn", "baohuang.asgi:application", "--host", "127.0.0.1",
              "--port", str(self.port), "--log-level", "warning", *WEBSOCKET_OPTIONS, *self.options],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
