@@ -26,6 +26,10 @@ sent in each 2 s window of play, which shows whether the slow ones are spread ou
 bunched (at the start, say). The load generator keeps its own collector off while it
 measures (`quiet_collector`), so its pauses are not counted as the server's latency.
 
+With `--nginx` the sockets go through deploy/'s nginx site with TLS, as production runs
+(its main config as the site file's header asks: a worker per core, 16,384 connections
+each), and nginx's CPU is reported too.
+
 The load generator runs on the same machine as the server, the database and Redis, so
 on a small machine it competes with them for the CPU: read the figures as a lower bound.
 """
@@ -37,7 +41,12 @@ import itertools
 import json
 import os
 import random
+import resource
+import shutil
+import ssl
+import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -71,6 +80,9 @@ def parse_args():
     parser.add_argument("--processes", type=int, default=1,
                         help="Uvicorn processes on ports of their own, a room's sockets all on one "
                              "(room id mod K, as deploy/'s nginx hashes a room's URL)")
+    parser.add_argument("--nginx", action="store_true",
+                        help="the sockets through deploy/'s nginx site with TLS, as production runs "
+                        "(one or two --processes; nginx's CPU is reported too)")
     parser.add_argument("--ping", type=float, default=2.0, help="seconds between a socket's pings (0: none)")
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
@@ -78,6 +90,54 @@ def parse_args():
 
 
 # -- the clients ------------------------------------------------------------------------------
+
+
+class Proxy:
+    """deploy/'s nginx site in front of the servers, with TLS on a self-signed certificate,
+    as production runs; its main config has the workers, connections and open files that the
+    site file's header asks for. `env`: what the servers need to accept its sockets."""
+
+    def __init__(self):
+        from tests.live import free_port
+
+        if shutil.which("nginx") is None:
+            raise SystemExit("--nginx: nginx is not installed")
+        self.tmp, self.http, self.https = Path(tempfile.mkdtemp(prefix="bench_capacity_nginx_")), free_port(), free_port()
+        self.ws_url = f"wss://127.0.0.1:{self.https}"
+        self.env = {"CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{self.https}", "NUM_PROXIES": 1}
+        self.process = None
+
+    def start(self, servers) -> None:
+        from tests.deploy_shape import nginx_conf, self_signed
+
+        ports = [server.port for server in servers]
+        if len(ports) > 2:
+            raise SystemExit("--nginx: the site balances over two Uvicorn processes")
+        cert, key = self_signed(self.tmp)
+        conf = nginx_conf(self.tmp, http_port=self.http, https_port=self.https, web_ports=[ports[0], ports[-1]],
+                          cert=cert, key=key, static_root=self.tmp, workers="auto", connections=16384,
+                          open_files=min(32768, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+        self.tls = ssl.create_default_context(cafile=str(cert))
+        with open(self.tmp / "nginx.log", "ab") as log:
+            self.process = subprocess.Popen(["nginx", "-p", str(self.tmp), "-c", str(conf), "-g", "daemon off;"],
+                                            stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"https://127.0.0.1:{self.https}/healthz", timeout=2, context=self.tls).read()
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    logs = [path.read_text()[-500:] for path in (self.tmp / "nginx.log", self.tmp / "nginx-error.log")
+                            if path.exists()]
+                    raise SystemExit(f"nginx did not answer: {' '.join(logs)}")
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(30)
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 class Table:
@@ -101,8 +161,8 @@ class Table:
 
 
 class Socket:
-    def __init__(self, url: str, session: str | None, table: Table, errors: list):
-        self.url, self.session, self.table, self.errors = url, session, table, errors
+    def __init__(self, url: str, session: str | None, table: Table, errors: list, tls=None):
+        self.url, self.session, self.table, self.errors, self.tls = url, session, table, errors, tls
         self.snapshots = asyncio.Queue()
         self.pongs: list[float] = []  # seconds from each ping to its pong
         self.heard = 0.0  # when the last frame arrived
@@ -114,7 +174,7 @@ class Socket:
         # The page's origin is the server's own (same host and port; the server checks it).
         origin = "http" + self.url.removeprefix("ws").split("/ws/")[0]
         self.ws = await websockets.connect(self.url, origin=origin, additional_headers=headers,
-                                           max_size=2**22, open_timeout=60, ping_interval=None)
+                                           max_size=2**22, open_timeout=60, ping_interval=None, ssl=self.tls)
         self.reader = asyncio.create_task(self.read())
 
     async def read(self):
@@ -195,17 +255,19 @@ async def connect_all(sockets, batch: int = 100):
         await asyncio.gather(*(socket.snapshots.get() for socket in sockets[index:index + batch]))
 
 
-async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dict:
+async def measure(servers, specs, seconds: float, seed: int, ping: float, proxy=None) -> dict:
     errors, latencies, tables = [], [], []
+    tls = proxy.tls if proxy else None
     pids = [server.process.pid for server in servers]
     rss_before = sum(map(server_rss, pids))
     everyone = []
     for number, spec in enumerate(specs):
         watchers = 1 if number % SPECTATOR_EVERY == 0 else 0
         table = Table(spec["room"], watchers)
-        url = f"{servers[spec['room'] % len(servers)].ws_url}/ws/rooms/{spec['room']}/"
-        seats = [Socket(url, session, table, errors) for session in spec["sessions"]]
-        extra = [Socket(url, None, table, errors) for _ in range(watchers)]
+        front = proxy.ws_url if proxy else servers[spec["room"] % len(servers)].ws_url
+        url = f"{front}/ws/rooms/{spec['room']}/"
+        seats = [Socket(url, session, table, errors, tls) for session in spec["sessions"]]
+        extra = [Socket(url, None, table, errors, tls) for _ in range(watchers)]
         tables.append((table, seats))
         everyone += seats + extra
     began, cpu_began = time.perf_counter(), sum(map(server_cpu, pids))
@@ -244,7 +306,7 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float) -> dic
             "errors": errors, "cpu": cpu, "client": client,
             "pongs": [pong for socket in everyone for pong in socket.pongs],
             "rss_per_socket": (rss_connected - rss_before) / len(everyone), "rss": rss_connected,
-            "gc": collections}
+            "gc": collections, "through_nginx": proxy is not None}
 
 
 def quiet_collector() -> None:
@@ -315,7 +377,8 @@ def report(n: int, result: dict) -> None:
           f"errors {len(result['errors'])}   {pong_figures(result['pongs'])}   server CPU {result['cpu'] * 100:.0f}% of a core   "
           f"load generator CPU {result['client'] * 100:.0f}%   PostgreSQL {result['services']['postgres'] * 100:.0f}%   "
           f"Redis {result['services']['redis-server'] * 100:.0f}%   "
-          f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket   "
+          + (f"nginx {result['services']['nginx'] * 100:.0f}%   " if result["through_nginx"] else "")
+          + f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket   "
           f"GC {result['gc'][0]:.0f} collections, {result['gc'][1] * 1000:.0f} ms, {result['gc'][2]:.0f} over 100 ms",
           flush=True)
     print("   p99 by 2 s window (ms):", " ".join(f"{p99 * 1000:.0f}" for p99 in result["windows"]), flush=True)
@@ -337,9 +400,10 @@ def main():
         if number:
             vacuum(args.database)  # the first N's was made by django_on
         prefix = channel_prefix()
+        proxy = Proxy() if args.nginx else None
         env = server_env(database=args.database, redis=args.redis, prefix=prefix, CELERY_QUEUE=f"{prefix}celery",
                          DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0,
-                         METRICS_ALLOWED_ADDRESSES="127.0.0.1")
+                         METRICS_ALLOWED_ADDRESSES="127.0.0.1", **(proxy.env if proxy else {}))
         specs = make_tables(n, "classic")
         servers = [Server(env=env, log_path=ROOT / "var" / f"bench_capacity_uvicorn{index}.log",
                           options=("--backlog", "4096",
@@ -348,9 +412,13 @@ def main():
         try:
             for server in servers:
                 server.start()
+            if proxy:
+                proxy.start(servers)
             # uvloop (Uvicorn's own loop): the generator's CPU is taken from the server's machine
-            result = uvloop.run(measure(servers, specs, args.seconds, args.seed, args.ping))
+            result = uvloop.run(measure(servers, specs, args.seconds, args.seed, args.ping, proxy))
         finally:
+            if proxy:
+                proxy.stop()
             for server in servers:
                 server.stop()
             import redis

@@ -64,7 +64,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 WAIT = 10.0  # seconds before a missing frame counts as an error
-SERVICES = ("postgres", "redis-server")  # command names of the database's and the broker's processes
+SERVICES = ("postgres", "redis-server", "nginx")  # command names of the database's, the broker's and the proxy's processes
 
 
 def parse_args():
@@ -235,8 +235,8 @@ def server_rss(pid: int) -> int:
 
 
 def services_cpu() -> dict[str, float]:
-    """CPU seconds used so far by every process of this machine's PostgreSQL and Redis (Linux
-    /proc, by command name): the database's and the broker's share of each move."""
+    """CPU seconds used so far by every process of this machine's PostgreSQL, Redis and nginx
+    (Linux /proc, by command name): the database's, the broker's and the proxy's share."""
     totals = dict.fromkeys(SERVICES, 0.0)
     for process in Path("/proc").glob("[0-9]*"):
         try:

@@ -60,8 +60,10 @@ def exec_starts(unit: str, *, env: dict, instance: str = "", paths: dict[str, st
 
 
 def nginx_conf(tmp: Path, *, http_port: int, https_port: int, web_ports: list[int], cert: Path, key: Path,
-               static_root: Path) -> Path:
-    """The site, with this machine's ports and paths, inside a main config of its own."""
+               static_root: Path, workers: str = "1", connections: int = 256, open_files: int | None = None) -> Path:
+    """The site, with this machine's ports and paths, inside a main config of its own
+    (`workers`, `connections` and `open_files`: its worker_processes, worker_connections and
+    worker_rlimit_nofile; the benchmarks' are those the site file's header asks for)."""
     site = replaced((DEPLOY / "nginx" / "baohuang.conf").read_text(), {
         "    listen [::]:80;\n": "",
         "    listen [::]:443 ssl;\n": "",
@@ -78,10 +80,11 @@ def nginx_conf(tmp: Path, *, http_port: int, https_port: int, web_ports: list[in
     temp = "\n".join(f"    {kind}_temp_path {tmp / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     main = f"""
 {"user root;" if os.geteuid() == 0 else ""}
-worker_processes 1;
+worker_processes {workers};
+{f"worker_rlimit_nofile {open_files};" if open_files else ""}
 pid {tmp / "nginx.pid"};
 error_log {tmp / "nginx-error.log"} warn;
-events {{ worker_connections 256; }}
+events {{ worker_connections {connections}; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;

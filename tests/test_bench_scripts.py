@@ -7,6 +7,7 @@ table errs. `bench_store` has its own test (test_bench_store.py)."""
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import uuid
@@ -104,6 +105,15 @@ def test_the_capacity_benchmark_plays_tables_at_human_pace_with_no_error(scratch
         read, by_index = database.execute("SELECT seq_tup_read, idx_scan FROM pg_stat_user_tables "
                                           "WHERE relname = 'rooms_handevent'").fetchone()
     assert (read, by_index > 0) == (0, True), (read, by_index)
+
+
+@needs_postgresql
+@pytest.mark.skipif("shutil.which('nginx') is None", reason="the production shape's proxy is nginx")
+def test_the_capacity_benchmark_plays_through_the_sites_nginx_with_tls(scratch_database):
+    output = run("bench_capacity.py", "--tables", "3", "--seconds", "2", "--nginx", "--processes", "2",
+                 "--database", scratch_database, "--redis", redis_url())
+    assert re.search(r"N=\s+3 tables, +16 sockets .* \d+ moves in .* p99 .* nginx \d+% .* RSS", output), output
+    assert re.findall(r"errors (\d+)", output) == ["0"], output
 
 
 @needs_postgresql
