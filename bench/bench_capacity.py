@@ -89,7 +89,7 @@ def parse_args():
     return parser.parse_args()
 
 
-# -- the clients ------------------------------------------------------------------------------
+# -- the proxy (--nginx) ----------------------------------------------------------------------
 
 
 class Proxy:
@@ -138,6 +138,9 @@ class Proxy:
             self.process.terminate()
             self.process.wait(30)
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+# -- the clients ------------------------------------------------------------------------------
 
 
 class Table:
