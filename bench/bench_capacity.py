@@ -41,12 +41,7 @@ import itertools
 import json
 import os
 import random
-import resource
-import shutil
-import ssl
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -60,6 +55,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_live import (deal, django_on, make_tables, percentile, server_cpu, server_rss,  # noqa: E402
                         services_cpu, vacuum)
+from proxy import Proxy  # noqa: E402
 
 WAIT = 10.0
 # Connecting every socket and dealing every hand: a socket that never hears its snapshot
@@ -87,57 +83,6 @@ def parse_args():
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
     return parser.parse_args()
-
-
-# -- the proxy (--nginx) ----------------------------------------------------------------------
-
-
-class Proxy:
-    """deploy/'s nginx site in front of the servers, with TLS on a self-signed certificate,
-    as production runs; its main config has the workers, connections and open files that the
-    site file's header asks for. `env`: what the servers need to accept its sockets."""
-
-    def __init__(self):
-        from tests.live import free_port
-
-        if shutil.which("nginx") is None:
-            raise SystemExit("--nginx: nginx is not installed")
-        self.tmp, self.http, self.https = Path(tempfile.mkdtemp(prefix="bench_capacity_nginx_")), free_port(), free_port()
-        self.ws_url = f"wss://127.0.0.1:{self.https}"
-        self.env = {"CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{self.https}", "NUM_PROXIES": 1}
-        self.process = None
-
-    def start(self, servers) -> None:
-        from tests.deploy_shape import nginx_conf, self_signed
-
-        ports = [server.port for server in servers]
-        if len(ports) > 2:
-            raise SystemExit("--nginx: the site balances over two Uvicorn processes")
-        cert, key = self_signed(self.tmp)
-        conf = nginx_conf(self.tmp, http_port=self.http, https_port=self.https, web_ports=[ports[0], ports[-1]],
-                          cert=cert, key=key, static_root=self.tmp, workers="auto", connections=16384,
-                          open_files=min(32768, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-        self.tls = ssl.create_default_context(cafile=str(cert))
-        with open(self.tmp / "nginx.log", "ab") as log:
-            self.process = subprocess.Popen(["nginx", "-p", str(self.tmp), "-c", str(conf), "-g", "daemon off;"],
-                                            stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"https://127.0.0.1:{self.https}/healthz", timeout=2, context=self.tls).read()
-                return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    logs = [path.read_text()[-500:] for path in (self.tmp / "nginx.log", self.tmp / "nginx-error.log")
-                            if path.exists()]
-                    raise SystemExit(f"nginx did not answer: {' '.join(logs)}")
-                time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(30)
-        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 # -- the clients ------------------------------------------------------------------------------

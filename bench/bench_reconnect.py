@@ -18,7 +18,9 @@ snapshot (p50 and p99 of each socket's wait from the start, and the last), how m
 openings that took (more than the sockets: pages that gave up and tried again), the
 server's CPU per socket, how many seats the server shows online once every socket has had
 its snapshot (all of them: no page has left), and errors (error frames; sockets still
-without a snapshot after `LIMIT` seconds; a socket closed after its snapshot).
+without a snapshot after `LIMIT` seconds; a socket closed after its snapshot). With
+`--nginx` the sockets go through deploy/'s nginx site with TLS, as they do in production
+(each opening a TLS handshake), and nginx's CPU per socket is printed too.
 """
 
 import argparse
@@ -37,7 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_live import django_on, make_tables, percentile, server_cpu  # noqa: E402
+from bench_live import django_on, make_tables, percentile, server_cpu, services_cpu  # noqa: E402
+from proxy import Proxy  # noqa: E402
 
 # The page's rules (static/js/connection.js)
 PING_EVERY = 2.0
@@ -53,6 +56,9 @@ def parse_args():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
+    parser.add_argument("--nginx", action="store_true",
+                        help="the sockets through deploy/'s nginx site with TLS, as production runs "
+                        "(nginx's CPU is reported too)")
     return parser.parse_args()
 
 
@@ -64,8 +70,8 @@ def backoff(retries: int, rng: random.Random) -> float:
 class Page:
     """One page's socket to its room, reconnecting as the page does until it has a snapshot."""
 
-    def __init__(self, url: str, session: str | None, rng: random.Random, tally: dict):
-        self.url, self.session, self.rng, self.tally = url, session, rng, tally
+    def __init__(self, url: str, session: str | None, rng: random.Random, tally: dict, tls=None):
+        self.url, self.session, self.rng, self.tally, self.tls = url, session, rng, tally, tls
         self.origin = "http" + url.removeprefix("ws").split("/ws/")[0]  # the page's own (the server checks it)
         self.waited = asyncio.get_running_loop().create_future()  # seconds from the start to its snapshot
 
@@ -90,7 +96,8 @@ class Page:
             self.tally["openings"] += 1
             try:
                 async with websockets.connect(self.url, origin=self.origin, additional_headers=headers,
-                                              max_size=2**22, open_timeout=None, ping_interval=None) as ws:
+                                              max_size=2**22, open_timeout=None, ping_interval=None,
+                                              ssl=self.tls) as ws:
                     retries = 0  # as the page: reset when the socket opens
                     if await self.heard_snapshot(ws):
                         self.waited.set_result(time.perf_counter() - began)
@@ -142,18 +149,18 @@ class Page:
             self.tally_errors(frame)
 
 
-async def storm(url: str, specs: list[dict], pid: int, seed: int) -> dict:
+async def storm(url: str, specs: list[dict], pid: int, seed: int, tls=None) -> dict:
     rng = random.Random(seed)
     tally = {"openings": 0, "dropped": 0, "failed": 0, "errors": []}
     pages = []
     for number, spec in enumerate(specs):
         room_url = f"{url}/ws/rooms/{spec['room']}/"
         sessions = spec["sessions"] + ([None] if number % SPECTATOR_EVERY == 0 else [])
-        pages += [Page(room_url, session, random.Random(rng.random()), tally) for session in sessions]
-    cpu, began, everyone = server_cpu(pid), time.perf_counter(), asyncio.Event()
+        pages += [Page(room_url, session, random.Random(rng.random()), tally, tls) for session in sessions]
+    cpu, nginx, began, everyone = server_cpu(pid), services_cpu()["nginx"], time.perf_counter(), asyncio.Event()
     tasks = [asyncio.ensure_future(page.open_until(began, everyone)) for page in pages]
     done, late = await asyncio.wait([page.waited for page in pages], timeout=LIMIT)
-    cpu = (server_cpu(pid) - cpu) / len(pages)
+    cpu, nginx = (server_cpu(pid) - cpu) / len(pages), (services_cpu()["nginx"] - nginx) / len(pages)
     online = await sync_to_async(seats_online)([spec["room"] for spec in specs])
     everyone.set()  # the pages close
     _, stuck = await asyncio.wait(tasks, timeout=PING_EVERY * 5)
@@ -162,7 +169,8 @@ async def storm(url: str, specs: list[dict], pid: int, seed: int) -> dict:
     tally["errors"] += [f"{len(late)} sockets without a snapshot after {LIMIT:g} s"] if late else []
     tally["errors"] += [repr(waited.exception()) for waited in done if waited.exception() is not None]
     waits = [waited.result() for waited in done if waited.exception() is None]
-    return {"sockets": len(pages), "waits": waits, "cpu": cpu, "online": online, **tally}
+    return {"sockets": len(pages), "waits": waits, "cpu": cpu, "nginx": nginx if tls else None, "online": online,
+            **tally}
 
 
 def seats_online(rooms: list[int]) -> str:
@@ -180,7 +188,9 @@ def report(n: int, result: dict) -> None:
           f"p99 {percentile(waits, 0.99):.1f} s)   "
           f"{result['openings']} openings ({result['dropped']} dropped silent, {result['failed']} failed)   "
           f"seats online {result['online']}   "
-          f"server CPU {result['cpu'] * 1000:.1f} ms a socket   errors {len(result['errors'])}", flush=True)
+          f"server CPU {result['cpu'] * 1000:.1f} ms a socket   "
+          + ("" if result["nginx"] is None else f"nginx CPU {result['nginx'] * 1000:.1f} ms a socket   ")
+          + f"errors {len(result['errors'])}", flush=True)
     for error in result["errors"][:5]:
         print("   error:", error)
 
@@ -205,16 +215,22 @@ def main():
           f"dropped after {DROP_AFTER:g} s of silence as the page does", flush=True)
     for n in args.tables:
         prefix = channel_prefix()
+        proxy = Proxy() if args.nginx else None
         env = server_env(database=args.database, redis=args.redis, prefix=prefix, CELERY_QUEUE=f"{prefix}celery",
-                         DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0)
+                         DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0, **(proxy.env if proxy else {}))
         specs = make_tables(n, "classic")
         deal_all(specs)
         server = Server(env=env, log_path=ROOT / "var" / "bench_reconnect_uvicorn.log",
                         options=("--backlog", "4096"))
         try:
             server.start()
-            result = uvloop.run(storm(server.ws_url, specs, server.process.pid, args.seed))
+            if proxy:
+                proxy.start([server])
+            result = uvloop.run(storm(proxy.ws_url if proxy else server.ws_url, specs, server.process.pid, args.seed,
+                                      proxy.tls if proxy else None))
         finally:
+            if proxy:
+                proxy.stop()
             server.stop()
             import redis
 

@@ -117,10 +117,15 @@ def test_the_capacity_benchmark_plays_through_the_sites_nginx_with_tls(scratch_d
 
 
 @needs_postgresql
-def test_the_reconnect_benchmark_gives_every_socket_its_snapshot(scratch_database):
-    output = run("bench_reconnect.py", "--tables", "3", "--database", scratch_database, "--redis", redis_url())
+@pytest.mark.parametrize("through", ["", "--nginx"])
+def test_the_reconnect_benchmark_gives_every_socket_its_snapshot(scratch_database, through):
+    if through and shutil.which("nginx") is None:
+        pytest.skip("the production shape's proxy is nginx")
+    output = run("bench_reconnect.py", "--tables", "3", "--database", scratch_database, "--redis", redis_url(),
+                 *filter(None, [through]))
     assert re.search(r"N=\s+3 tables, +16 sockets: 16 had their snapshot, the last after .* \d+ openings .* "
-                     r"seats online 15 of 15 .* ms a socket", output), output
+                     r"seats online 15 of 15 .* server CPU [\d.]+ ms a socket", output), output
+    assert ("nginx CPU" in output) == bool(through), output
     assert re.findall(r"errors (\d+)", output) == ["0"], output
 
 
