@@ -15,6 +15,7 @@ import uuid
 
 import pytest
 
+from baohuang.run import WEBSOCKET_OPTIONS
 from rooms.models import Hand
 from rooms.tests.worker import wait_for
 from tests.deploy_shape import (APP_DIR, Processes, env_file, exec_starts, nginx_conf, self_signed, upstreams,
@@ -78,6 +79,7 @@ def shape(tmp_path, isolated_prefix, settings):
             processes.run(command, env)
         for index, port in enumerate(web_ports):
             [command] = exec_starts("baohuang-web@.service", env=env, instance=str(port), paths=paths)
+            assert " ".join(WEBSOCKET_OPTIONS) in " ".join(command)  # as make run, the tests and benchmarks
             processes.start(f"web{index}", command, env)
         [worker] = exec_starts("baohuang-worker.service", env=env, paths=paths)
         processes.start("worker", worker, env)
