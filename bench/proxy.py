@@ -21,9 +21,10 @@ class Proxy:
 
         if shutil.which("nginx") is None:
             raise SystemExit("--nginx: nginx is not installed")
-        self.tmp, self.http, self.https = Path(tempfile.mkdtemp(prefix="bench_capacity_nginx_")), free_port(), free_port()
+        self.tmp, self.http, self.https = Path(tempfile.mkdtemp(prefix="bench_nginx_")), free_port(), free_port()
         self.ws_url = f"wss://127.0.0.1:{self.https}"
         self.env = {"CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{self.https}", "NUM_PROXIES": 1}
+        self.tls = None  # the clients' context, trusting the certificate (`start` makes both)
         self.process = None
 
     def start(self, servers) -> None:

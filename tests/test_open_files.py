@@ -4,6 +4,7 @@ service, still takes more sockets than that: it raises its own limit as it start
 
 import resource
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_a_server_started_with_1024_open_files_keeps_more_connections_open(raise
     server = Server(env=env, log_path=tmp_path / "uvicorn.log", open_files=1024).start()
     opened = []
     try:
-        limits = open(f"/proc/{server.process.pid}/limits").read()
+        limits = Path(f"/proc/{server.process.pid}/limits").read_text()  # prlimit execs uvicorn: one pid
         line = next(line for line in limits.splitlines() if line.startswith("Max open files"))
         assert int(line.split()[3]) == raised, line  # raised, as this process's, to the hard limit
         for _ in range(CONNECTIONS):
