@@ -130,7 +130,7 @@ class Page:
             self.tally["errors"].append(frame["code"])
 
     async def heard_snapshot(self, ws) -> bool:
-        """Read until the snapshot, pinging after each silent second; False once silent for
+        """Read until the snapshot, pinging after each PING_EVERY of silence; False once silent for
         DROP_AFTER seconds (the page closes the socket)."""
         heard = time.perf_counter()
         while True:

@@ -1,22 +1,22 @@
 """deploy/'s nginx site in front of a benchmark's servers, as production runs them
 (`--nginx` of bench_capacity.py and bench_reconnect.py)."""
 
+import os
 import resource
 import shutil
 import ssl
-import subprocess
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 
 class Proxy:
     """deploy/'s nginx site in front of the servers, with TLS on a self-signed certificate,
     as production runs; its main config has the workers, connections and open files that the
-    site file's header asks for. `env`: what the servers need to accept its sockets."""
+    site file's header asks for. `env`: what the servers need to accept its sockets. Started
+    and awaited as `tests/test_deploy.py` starts the whole shape (`tests/deploy_shape.py`)."""
 
     def __init__(self):
+        from tests.deploy_shape import Processes
         from tests.live import free_port
 
         if shutil.which("nginx") is None:
@@ -25,10 +25,10 @@ class Proxy:
         self.ws_url = f"wss://127.0.0.1:{self.https}"
         self.env = {"CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{self.https}", "NUM_PROXIES": 1}
         self.tls = None  # the clients' context, trusting the certificate (`start` makes both)
-        self.process = None
+        self.processes = Processes(self.tmp)
 
     def start(self, servers) -> None:
-        from tests.deploy_shape import nginx_conf, self_signed
+        from tests.deploy_shape import nginx_conf, self_signed, wait_until_ready
 
         ports = [server.port for server in servers]
         if len(ports) > 2:
@@ -38,23 +38,10 @@ class Proxy:
                           cert=cert, key=key, static_root=self.tmp, workers="auto", connections=16384,
                           open_files=min(32768, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
         self.tls = ssl.create_default_context(cafile=str(cert))
-        with open(self.tmp / "nginx.log", "ab") as log:
-            self.process = subprocess.Popen(["nginx", "-p", str(self.tmp), "-c", str(conf), "-g", "daemon off;"],
-                                            stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"https://127.0.0.1:{self.https}/healthz", timeout=2, context=self.tls).read()
-                return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    logs = [path.read_text()[-500:] for path in (self.tmp / "nginx.log", self.tmp / "nginx-error.log")
-                            if path.exists()]
-                    raise SystemExit(f"nginx did not answer: {' '.join(logs)}")
-                time.sleep(0.1)
+        self.processes.start("nginx", ["nginx", "-p", str(self.tmp), "-c", str(conf), "-g", "daemon off;"],
+                             dict(os.environ))
+        wait_until_ready(f"https://127.0.0.1:{self.https}/healthz", self.tls, self.processes, seconds=30)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(30)
+        self.processes.stop()
         shutil.rmtree(self.tmp, ignore_errors=True)
