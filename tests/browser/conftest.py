@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from tests.browser.driver import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+PAGE_LOG_TAIL = 80  # lines of each page's log (messages, socket frames) in a failure's report
 
 # Every wait is on a state (an attribute, a count, a visible node); these are only its upper
 # bound, generous because a shared CI machine may run a page 10× slower than a laptop.
@@ -115,3 +116,7 @@ def pytest_runtest_makereport(item, call):
                 (ARTIFACTS / f"FAILED-{item.name}-{index}-{seat.name}.log").write_text("\n".join(seat.console))
             except Exception:  # the page may be gone; the report matters more
                 pass
+            # The page's last frames and messages in the report itself: CI prints the report,
+            # and a failure seen once under load is read from there.
+            report.sections.append((f"page log of {seat.name} (last {PAGE_LOG_TAIL} lines)",
+                                    "\n".join(seat.console[-PAGE_LOG_TAIL:])))

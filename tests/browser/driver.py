@@ -189,9 +189,9 @@ class Seat:
             return "declare none"
         if phase == "playing" and self.keyboard:
             # Keys only: H picks a hint, Enter plays it, P passes (the buttons' shortcuts).
-            # A person presses once the button is there to press (not while a move is pending).
-            # Lead or follow, as the page's own store says (the toolbar may be a frame behind).
-            if self.page.evaluate("() => !window.bhTable.store.hand.view.table.top"):
+            # A person presses once the button is there to press: `Game.step` moves a seat
+            # only when its page is settled, so the toolbar read here is the latest.
+            if not now["pass"]:
                 expect(self.page.locator("#controls [data-action=hint]")).to_be_enabled()
                 self.page.keyboard.press("h")
                 expect(self.page.locator("#hand .card.selected").first).to_be_visible()
@@ -215,10 +215,16 @@ class Seat:
         raise AssertionError(f"{self.name}: my turn in phase {phase!r}")
 
 
+# `settled`: the page is online with no move awaiting its answer, and has drawn the latest
+# version it holds (it draws once per animation frame, so it may be a frame behind). Only
+# then does it show what a person would act on: while its socket is re-opened after a drop,
+# or before a frame is drawn, the toolbar shows a turn the server may have moved past.
 BUTTONS_JS = """() => {
   const t = document.getElementById("table").dataset;
   const q = (s) => document.querySelector(s) !== null;
-  return {phase: t.phase, version: t.version, myTurn: t.myTurn === "1", running: t.running === "1",
+  const {conn, store} = window.bhTable;
+  const settled = conn.open && !store.pending && store.hand !== null && t.version === String(store.hand.version);
+  return {phase: t.phase, version: t.version, myTurn: t.myTurn === "1", running: t.running === "1", settled,
           error: t.error || "", call: q("#prompt [data-action=call]"), accept: q("#prompt [data-action=accept]"),
           pass: q("#controls [data-action=pass]"), hint: q("#controls [data-action=hint]:not([disabled])")};
 }"""
@@ -289,7 +295,7 @@ class Game:
             if seat is None:
                 continue
             now = seat.buttons()
-            if not now["myTurn"] or (self.hold_follows and now["phase"] == "playing" and now["pass"]):
+            if not now["myTurn"] or not now["settled"] or (self.hold_follows and now["phase"] == "playing" and now["pass"]):
                 continue
             rate = self.follow_rate if self.follows > 0 else 0.0
             try:
@@ -321,7 +327,11 @@ def play_games(games: list[Game], *, timeout: float = 300.0) -> None:
         for game in games:
             if not game.done:
                 before = (game.moves, game.pending)
-                game.step()
+                try:
+                    game.step()
+                except Exception as error:
+                    error.add_note(f"{game.name}'s last moves: {game.log[-12:]}")
+                    raise
                 progressed = progressed or (game.moves, game.pending) != before
         if not progressed:
             games[0].humans[0].page.wait_for_timeout(10)

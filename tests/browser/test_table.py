@@ -74,7 +74,7 @@ def try_an_illegal_follow(seats: list[Seat]) -> bool:
     sentence). Any follow will do, so it happens early in every deal. True once done."""
     for seat in seats:
         now = seat.buttons()
-        if not (now["myTurn"] and now["pass"] and now["hint"]):
+        if not (now["settled"] and now["myTurn"] and now["pass"] and now["hint"]):
             continue  # not following, or nothing in the hand beats the top (出牌 stays disabled)
         cards = seat.page.evaluate(WRONG_SIZE_JS)
         if not cards:
