@@ -22,6 +22,7 @@ from tests.live import ROOT, database_url
 PY_SPY = Path(sys.executable).parent / "py-spy"
 needs_postgresql = pytest.mark.skipif("connection.vendor != 'postgresql'",
                                       reason="the script's scratch database is a PostgreSQL one")
+needs_nginx = pytest.mark.skipif(shutil.which("nginx") is None, reason="the production shape's proxy is nginx")
 
 
 def run(script: str, *arguments: str, env: dict | None = None) -> str:
@@ -108,7 +109,7 @@ def test_the_capacity_benchmark_plays_tables_at_human_pace_with_no_error(scratch
 
 
 @needs_postgresql
-@pytest.mark.skipif("shutil.which('nginx') is None", reason="the production shape's proxy is nginx")
+@needs_nginx
 def test_the_capacity_benchmark_plays_through_the_sites_nginx_with_tls(scratch_database):
     output = run("bench_capacity.py", "--tables", "3", "--seconds", "2", "--nginx", "--processes", "2",
                  "--database", scratch_database, "--redis", redis_url())
@@ -117,10 +118,8 @@ def test_the_capacity_benchmark_plays_through_the_sites_nginx_with_tls(scratch_d
 
 
 @needs_postgresql
-@pytest.mark.parametrize("through", ["", "--nginx"])
+@pytest.mark.parametrize("through", ["", pytest.param("--nginx", marks=needs_nginx)])
 def test_the_reconnect_benchmark_gives_every_socket_its_snapshot(scratch_database, through):
-    if through and shutil.which("nginx") is None:
-        pytest.skip("the production shape's proxy is nginx")
     output = run("bench_reconnect.py", "--tables", "3", "--database", scratch_database, "--redis", redis_url(),
                  *filter(None, [through]))
     assert re.search(r"N=\s+3 tables, +16 sockets: 16 had their snapshot, the last after .* \d+ openings .* "
