@@ -28,7 +28,7 @@ from rooms.room_pictures import PICTURES
 from rooms.selectors import RoomPicture, missed_events, now_ms, room_find, snapshot, snapshot_of
 from rooms.services import ahand_act, chat_say, seat_free, seat_leave, seat_ready, trustee_set
 from rooms.services.moderation import ban_refusal
-from rooms.threads import db
+from rooms.threads import db, presence_thread
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +182,7 @@ class RoomConsumer(InboxConsumer):
         """A live-socket entry in Redis: a failure is logged, never allowed to cost the
         socket (the sweep errs towards showing a seat offline, which its socket repairs)."""
         try:
-            await db(function)(room_id=self.room_id, player_id=self.user.pk, socket=self.socket_id)
+            await presence_thread(function)(room_id=self.room_id, player_id=self.user.pk, socket=self.socket_id)
         except Exception:
             log.warning("room %s: presence entry for player %s failed", self.room_id, self.user.pk, exc_info=True)
 

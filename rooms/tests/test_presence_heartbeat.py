@@ -5,6 +5,7 @@ leaves the beat."""
 
 import asyncio
 import contextlib
+import threading
 
 import pytest
 
@@ -103,3 +104,55 @@ async def test_a_beat_spreads_its_chunks_over_the_period_and_skips_closed_socket
     times = [started] + [at for at, _ in calls]
     assert [sockets for _, sockets in calls] == [["s0", "s1"], ["s2", "s3"], ["s5"]]
     assert all(later - earlier >= 0.3 for earlier, later in zip(times, times[1:])), times
+
+
+async def test_sockets_that_join_while_a_beat_waits_are_renewed_before_their_entries_run_out(settings, monkeypatch):
+    # A process whose sockets are connecting (after a restart, all of them at once): the beat
+    # starts with the first, and the rest join while it waits. Each must be renewed within
+    # two periods of joining, and again within two periods, or the presence sweep takes its
+    # seat offline. Reckoning the pause from the one socket, the beat renewed the last of
+    # these ten 5 s after they joined, past their 3 s.
+    settings.PRESENCE_TTL_SECONDS = 3  # a period of 1 s
+    monkeypatch.setattr(heartbeats, "CHUNK", 2)
+    loop = asyncio.get_running_loop()
+    renewed: dict[str, list[float]] = {}
+    monkeypatch.setattr(presence, "sockets_alive", lambda entries: [
+        renewed[socket].append(loop.time()) for _room, _player, socket in entries])
+    beat = heartbeats.Heartbeat()
+    joined_at = {}
+    for number in range(10):
+        socket = f"s{number}"
+        renewed[socket], joined_at[socket] = [], loop.time()
+        beat.add(socket, room_id=1, player_id=number)
+        await asyncio.sleep(0.01 if number else 0.1)  # the beat has started with s0 alone
+    await asyncio.sleep(2 * settings.PRESENCE_TTL_SECONDS)
+    beat._task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await beat._task
+    period = presence.heartbeat_seconds()
+    for socket, times in renewed.items():
+        gaps = [later - earlier for earlier, later in zip([joined_at[socket], *times], times)]
+        assert len(times) >= 3 and max(gaps) <= 2 * period + 0.25, (socket, gaps)
+
+
+async def test_a_beat_renews_the_entries_while_every_database_thread_is_busy(settings, monkeypatch):
+    # Every table dealt at once keeps the database threads busy for many seconds: the
+    # renewals must not wait behind that work, or the entries run out under live sockets.
+    settings.PRESENCE_TTL_SECONDS = 3  # a beat a second
+    loop = asyncio.get_running_loop()
+    renewed = []
+    monkeypatch.setattr(presence, "sockets_alive", lambda entries: renewed.append(loop.time()))
+    release = threading.Event()
+    blockers = [loop.run_in_executor(None, release.wait, 30) for _ in range(40)]  # more than the pool's threads
+    beat = heartbeats.Heartbeat()
+    try:
+        beat.add("s0", room_id=1, player_id=1)
+        async with asyncio.timeout(2 * presence.heartbeat_seconds() + 1):
+            while len(renewed) < 2:
+                await asyncio.sleep(0.05)
+    finally:
+        release.set()
+        await asyncio.gather(*blockers)
+        beat._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await beat._task
