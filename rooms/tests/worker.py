@@ -39,10 +39,11 @@ def database_url() -> str:
 
 
 class Worker:
-    """``celery -A baohuang worker -B`` in its own process group; `kill()` is SIGKILL."""
+    """``celery -A baohuang worker -B`` in its own process group; `kill()` is SIGKILL. Its
+    pool is threads, or ``prefork`` (production's: a child process per task at a time)."""
 
-    def __init__(self, schedule_dir: Path, queue: str):
-        self.queue = queue
+    def __init__(self, schedule_dir: Path, queue: str, pool: str = "threads"):
+        self.queue, self.pool = queue, pool
         self.schedule = schedule_dir / f"beat-{uuid.uuid4().hex}"
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []
@@ -55,7 +56,7 @@ class Worker:
                "BOT_SEARCH_SECONDS": str(SEARCH_SECONDS)}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "baohuang", "worker", "-B",
-             "--pool", "threads", "--concurrency", "4", "--loglevel", "INFO", "--hostname", f"timers-{uuid.uuid4().hex[:8]}@%h",
+             "--pool", self.pool, "--concurrency", "4" if self.pool == "threads" else "1", "--loglevel", "INFO", "--hostname", f"timers-{uuid.uuid4().hex[:8]}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat",
              "--schedule", str(self.schedule)],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
