@@ -26,6 +26,16 @@ sent in each 2 s window of play, which shows whether the slow ones are spread ou
 bunched (at the start, say). The load generator keeps its own collector off while it
 measures (`quiet_collector`), so its pauses are not counted as the server's latency.
 
+deploy/'s Celery worker and beat run beside the server while the tables play, as
+production runs them (`timers.py`): a move may queue its table's turn timer, which the
+worker holds until it fires, and beat's sweeps read the hands every few seconds. Their CPU
+is reported as Celery's; `--no-celery` leaves them out. Every table is dealt before any
+plays, which takes a minute at 1,000 tables, so the worker starts after the deal, the
+timers the deal queued are dropped, and each hand's first deadline is counted from the
+start of play (`as_if_dealt_now`): otherwise the timers and the sweep would play the
+first move of the tables dealt first, under 托管. The earlier runs' hands in the scratch
+database are ended first, and their seats taken offline (`end_earlier_runs`).
+
 With `--nginx` the sockets go through deploy/'s nginx site with TLS, as production runs
 (its main config as the site file's header asks: a worker per core, 16,384 connections
 each), and nginx's CPU is reported too.
@@ -56,6 +66,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_live import (deal, django_on, make_tables, percentile, server_cpu, server_rss,  # noqa: E402
                         services_cpu, vacuum)
 from proxy import Proxy  # noqa: E402
+from timers import Timers, drop_queue  # noqa: E402
 
 WAIT = 10.0
 # Connecting every socket and dealing every hand: a socket that never hears its snapshot
@@ -65,6 +76,9 @@ SETUP_SECONDS_PER_SOCKET = 0.05
 PACE = 2.0
 JITTER = 0.5
 SPECTATOR_EVERY = 10
+# A table's seats answer the 表态 window one after another, PACE apart, where players answer
+# it at once: four answers take up to 10 s, and the default 8 s would close it (RULES §8).
+OPTIONS = {"timers": {"declare": 15}}
 
 
 def parse_args():
@@ -79,6 +93,8 @@ def parse_args():
     parser.add_argument("--nginx", action="store_true",
                         help="the sockets through deploy/'s nginx site with TLS, as production runs "
                         "(one or two --processes; nginx's CPU is reported too)")
+    parser.add_argument("--no-celery", dest="celery", action="store_false",
+                        help="without deploy/'s Celery worker and beat (their CPU is then left out)")
     parser.add_argument("--ping", type=float, default=2.0, help="seconds between a socket's pings (0: none)")
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/bh_capacity_bench")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/2"))
@@ -203,7 +219,7 @@ async def connect_all(sockets, batch: int = 100):
         await asyncio.gather(*(socket.snapshots.get() for socket in sockets[index:index + batch]))
 
 
-async def measure(servers, specs, seconds: float, seed: int, ping: float, proxy=None) -> dict:
+async def measure(servers, specs, seconds: float, seed: int, ping: float, proxy=None, timers=None) -> dict:
     errors, latencies, tables = [], [], []
     tls = proxy.tls if proxy else None
     pids = [server.process.pid for server in servers]
@@ -224,7 +240,11 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float, proxy=
             await connect_all(everyone)
             connect_seconds = time.perf_counter() - began
             connect_cpu = (sum(map(server_cpu, pids)) - cpu_began) / len(everyone)
-            plans = await deal(seats for _, seats in tables)
+            plans = await deal((seats for _, seats in tables), limit=int(seconds / (PACE - JITTER)) + 2)
+            dealt_seconds = time.perf_counter() - began - connect_seconds
+            if timers:
+                await asyncio.to_thread(timers.start)
+                await asyncio.to_thread(as_if_dealt_now, [hand for hand, _, _ in plans])
     except TimeoutError:
         raise SystemExit(f"N={len(specs)}: the tables were not all connected and dealt after "
                          f"{time.perf_counter() - began:.0f} s; errors: {errors[:5] or 'none'}") from None
@@ -233,7 +253,9 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float, proxy=
     quiet_collector()
     print(f"N={len(specs)}: playing for {seconds:g} s …", flush=True)  # a profiler may start now
     rng = random.Random(seed)
+    celery_pids = timers.pids if timers else []
     cpu_start, client_start, wall_start = sum(map(server_cpu, pids)), time.process_time(), time.perf_counter()
+    celery_start = sum(map(server_cpu, celery_pids))
     services_start = services_cpu()
     until = wall_start + seconds
     pings = [keep_pinging(everyone, ping, until, random.Random(rng.random()))] if ping else []
@@ -243,13 +265,15 @@ async def measure(servers, specs, seconds: float, seed: int, ping: float, proxy=
     wall = time.perf_counter() - wall_start
     gc.enable()
     cpu = (sum(map(server_cpu, pids)) - cpu_start) / wall
+    celery = (sum(map(server_cpu, celery_pids)) - celery_start) / wall if timers else None
     client = (time.process_time() - client_start) / wall
     services = {name: (used - services_start[name]) / wall for name, used in services_cpu().items()}
     collections = [after - before for after, before in zip(await asyncio.to_thread(gc_pauses, servers), gc_start)]
     for socket in everyone:
         await socket.close()
     release_collector()
-    return {"sockets": len(everyone), "connect_s": connect_seconds, "connect_cpu": connect_cpu, "moves": len(latencies), "wall": wall,
+    return {"sockets": len(everyone), "connect_s": connect_seconds, "connect_cpu": connect_cpu, "dealt_s": dealt_seconds,
+            "moves": len(latencies), "wall": wall, "celery": celery,
             "latencies": [latency for _, latency in latencies], "services": services, "windows": windows(latencies, wall_start),
             "errors": errors, "cpu": cpu, "client": client,
             "pongs": [pong for socket in everyone for pong in socket.pongs],
@@ -308,6 +332,33 @@ def gc_pauses(servers) -> list[float]:
     return [count, seconds, count - short]
 
 
+def end_earlier_runs() -> None:
+    """End the hands that earlier runs left running in the scratch database, and take their
+    seats offline (a run cut short leaves them shown online): their sockets are gone, and
+    the worker's sweeps would otherwise play those hands out and take those seats offline
+    one by one while this run plays."""
+    from django.utils import timezone
+
+    from rooms.models import Hand, Seat
+
+    Hand.objects.filter(ended__isnull=True).update(ended=timezone.now())
+    Seat.objects.filter(online=True).update(online=False)
+
+
+def as_if_dealt_now(hands: list[int]) -> None:
+    """Move each hand's first deadline as far on as the time since its deal, so that the
+    table has its first decision's whole time from the start of play."""
+    from django.utils import timezone
+
+    from rooms.models import Hand
+
+    now = timezone.now()
+    dealt = list(Hand.objects.filter(pk__in=hands).only("deadline", "started"))
+    for hand in dealt:
+        hand.deadline += now - hand.started
+    Hand.objects.bulk_update(dealt, ["deadline"], batch_size=500)
+
+
 def pong_figures(pongs: list[float]) -> str:
     if not pongs:
         return "no pings"
@@ -319,11 +370,13 @@ def pong_figures(pongs: list[float]) -> str:
 def report(n: int, result: dict) -> None:
     latencies = result["latencies"] or [float("nan")]
     print(f"N={n:5d} tables, {result['sockets']:6d} sockets (connected in {result['connect_s']:.1f} s, "
-          f"{result['connect_cpu'] * 1000:.1f} ms of server CPU each): "
+          f"{result['connect_cpu'] * 1000:.1f} ms of server CPU each; dealt in {result['dealt_s']:.1f} s): "
           f"{result['moves']} moves in {result['wall']:.1f} s = {result['moves'] / result['wall']:.1f}/s   "
           f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms   p99 {percentile(latencies, 0.99) * 1000:.1f} ms   "
           f"errors {len(result['errors'])}   {pong_figures(result['pongs'])}   server CPU {result['cpu'] * 100:.0f}% of a core   "
-          f"load generator CPU {result['client'] * 100:.0f}%   PostgreSQL {result['services']['postgres'] * 100:.0f}%   "
+          f"load generator CPU {result['client'] * 100:.0f}%   "
+          + (f"Celery {result['celery'] * 100:.0f}%   " if result["celery"] is not None else "")
+          + f"PostgreSQL {result['services']['postgres'] * 100:.0f}%   "
           f"Redis {result['services']['redis-server'] * 100:.0f}%   "
           + (f"nginx {result['services']['nginx'] * 100:.0f}%   " if result["through_nginx"] else "")
           + f"RSS {result['rss'] / 2**20:.0f} MiB = {result['rss_per_socket'] / 1024:.1f} KiB per socket   "
@@ -347,31 +400,33 @@ def main():
     for number, n in enumerate(args.tables):
         if number:
             vacuum(args.database)  # the first N's was made by django_on
+        end_earlier_runs()
         prefix = channel_prefix()
         proxy = Proxy() if args.nginx else None
         env = server_env(database=args.database, redis=args.redis, prefix=prefix, CELERY_QUEUE=f"{prefix}celery",
                          DEBUG=0, SECRET_KEY=settings.SECRET_KEY, SECURE_SSL_REDIRECT=0,
                          METRICS_ALLOWED_ADDRESSES="127.0.0.1", **(proxy.env if proxy else {}))
-        specs = make_tables(n, "classic")
+        specs = make_tables(n, "classic", options=OPTIONS)
         servers = [Server(env=env, log_path=ROOT / "var" / f"bench_capacity_uvicorn{index}.log",
                           options=("--backlog", "4096",
                                    *(("--workers", str(args.workers)) if args.workers > 1 else ())))
                    for index in range(args.processes)]
+        timers = Timers(env) if args.celery else None
         try:
             for server in servers:
                 server.start()
             if proxy:
                 proxy.start(servers)
             # uvloop (Uvicorn's own loop): the generator's CPU is taken from the server's machine
-            result = uvloop.run(measure(servers, specs, args.seconds, args.seed, args.ping, proxy))
+            result = uvloop.run(measure(servers, specs, args.seconds, args.seed, args.ping, proxy, timers))
         finally:
+            if timers:
+                timers.stop()
             if proxy:
                 proxy.stop()
             for server in servers:
                 server.stop()
-            import redis
-
-            redis.Redis.from_url(args.redis).delete(f"{prefix}celery")
+            drop_queue(env)
         report(n, result)
 
 

@@ -145,15 +145,15 @@ def django_on(database: str, redis: str) -> None:
     django.setup()
 
 
-def make_tables(rooms: int, preset: str) -> list[dict]:
-    """Rooms with five seated guests each, and a signed-in session per guest."""
+def make_tables(rooms: int, preset: str, options: dict | None = None) -> list[dict]:
+    """Rooms (with ``options``) with five seated guests each, and a signed-in session per guest."""
     from rooms.services import player_guest, room_create, seat_take
     from tests.live import session_key
 
     tables = []
     for number in range(rooms):
         players = [player_guest(nickname=f"bench{number}-{seat}") for seat in range(5)]
-        room = room_create(creator=players[0], name=f"bench {number}", preset=preset)
+        room = room_create(creator=players[0], name=f"bench {number}", preset=preset, options=options)
         for seat, player in enumerate(players):
             seat_take(room_id=room.pk, player=player, index=seat)
         tables.append({"room": room.pk, "sessions": [session_key(player) for player in players]})
@@ -174,15 +174,16 @@ def analyze() -> None:
             connection.execute(f'ANALYZE "{table}"')
 
 
-def moves_of(hand_id: int) -> tuple[list[tuple[int, dict]], int]:
-    """The whole hand worked out in advance: [(seat, action)], and the dealt version."""
+def moves_of(hand_id: int, limit: int | None = None) -> tuple[list[tuple[int, dict]], int]:
+    """The hand worked out in advance: [(seat, action)] (the whole hand, or its first
+    ``limit`` moves), and the dealt version."""
     from baohuang import engine
     from rooms.models import Hand
     from tests.live import quick_action
 
     state = Hand.objects.get(pk=hand_id).state
     start, moves = state["version"], []
-    while engine.result(state) is None:
+    while engine.result(state) is None and len(moves) != limit:
         seat = engine.actors(state)[0]
         action = quick_action(state, seat)
         moves.append((seat, action))
@@ -341,10 +342,11 @@ async def echo_room(table: Table, sockets: list[Socket], count: int, stats: Stat
             return
 
 
-async def deal(tables) -> list[tuple[int, list[tuple[int, dict]], int]]:
+async def deal(tables, limit: int | None = None) -> list[tuple[int, list[tuple[int, dict]], int]]:
     """准备 from every seat of every table (each table's five seated sockets, whose
     `snapshots` queue their snapshots; the last seat's 准备 deals), then each table's hand
-    id, moves and first version (`moves_of`), once every seat has the dealt hand."""
+    id, moves (up to ``limit``) and first version (`moves_of`), once every seat has the
+    dealt hand."""
     from asgiref.sync import sync_to_async
 
     tables = [list(sockets) for sockets in tables]
@@ -356,7 +358,7 @@ async def deal(tables) -> list[tuple[int, list[tuple[int, dict]], int]]:
         for socket in sockets:
             while (snap := await socket.snapshots.get())["hand"] is None:
                 pass
-        plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"])))
+        plans.append((snap["hand"]["id"], *await sync_to_async(moves_of)(snap["hand"]["id"], limit)))
     return plans
 
 

@@ -97,7 +97,7 @@ def test_the_live_benchmark_plays_and_echoes_a_room_with_no_error_and_profiles_i
 def test_the_capacity_benchmark_plays_tables_at_human_pace_with_no_error(scratch_database):
     output = run("bench_capacity.py", "--tables", "5", "--seconds", "2", "--database", scratch_database,
                  "--redis", redis_url())
-    assert re.search(r"N=\s+5 tables, +26 sockets .* \d+ moves in .* p99 .* RSS", output), output
+    assert re.search(r"N=\s+5 tables, +26 sockets .* \d+ moves in .* p99 .* Celery \d+% .* RSS", output), output
     assert re.findall(r"errors (\d+)", output) == ["0"], output
     # On its new database the moves found their events in the log by its index. Analysed
     # while empty, the log was planned as empty, and each move's fenced UPDATE read the
