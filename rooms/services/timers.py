@@ -14,7 +14,8 @@ late, duplicated or lost message is harmless, and nothing ever needs revoking.
   message per move was a quarter of the cost of a move. When it fires it acts for the
   first seat still awaited through `hand_act_for(reason="timeout")` — the policy plays and
   the seat enters 托管 — or, for a bot, through the bot's own move; if the open deadline
-  is still ahead, it queues itself again for that deadline. In a declaration step every
+  is still ahead, it queues itself again for that deadline, writing nothing (unless a
+  message a move queued fires first), so a table's moves keep the held table. In a declaration step every
   seat still silent at the deadline answers with its silent choice, all at once
   (`hand_window_close`), and none of them enters 托管 (RULES §8).
 - `seat_move(hand_id, version, seat)`: a seat under 托管 (`hand_act_for(reason=
@@ -55,11 +56,15 @@ def hand_timer_fire(*, hand_id: int, version: int | None = None) -> str:
         return "moved"
     if version is not None and hand.version != version:
         return "moved"
-    if hand.deadline > timezone.now():
-        # The table moved on since the timer was queued (or clocks of two hosts differ):
-        # wait for the deadline now open. An action that queued a timer of its own
-        # meanwhile makes this one superfluous; two firing is harmless.
-        if Hand.objects.filter(pk=hand_id, timer_at=hand.timer_at).update(timer_at=hand.deadline):
+    now = timezone.now()
+    if hand.deadline > now:
+        # The table moved on since the timer was queued (or clocks of two hosts differ).
+        # If a move has queued a message that fires by the deadline now open (the stored
+        # `timer_at`), that one serves; else wait for the deadline. Nothing is written: a
+        # write would change the held table's token (rooms.services.held), and the
+        # table's next move would take the locked path and read its rows back. So the
+        # next move, finding `timer_at` passed, queues a message too: two fire, harmless.
+        if not (hand.timer_at is not None and now < hand.timer_at <= hand.deadline):
             send("rooms.decision_timeout", (hand_id,), seconds_until(hand.deadline))
         return "early"
     if engine.decision_kind(hand.state) == "declare":
