@@ -23,9 +23,9 @@ app.conf.task_default_queue = os.environ.get("CELERY_QUEUE", "celery")
 
 # Database connections between tasks: as Django does between requests. Celery's Django
 # fixup closes them before and after every task, and in a prefork child it closes Django's
-# connection pool too (a known bug of Celery 5.7), so every task opened a new pool, two new PostgreSQL
-# connections; at 300 tables a fifth of the worker's CPU, and PostgreSQL's for each new
-# connection. With a reuse count it never reaches the fixup leaves them alone (it still
+# connection pool too (a known bug of Celery 5.7), so every task opened a new pool, two
+# new PostgreSQL connections; at 300 tables a fifth of the worker's CPU, and PostgreSQL's
+# for each new connection. With a reuse count it never reaches the fixup leaves them alone (it still
 # closes what a new child inherits), and `close_old_connections` below gives the task's
 # connection back to the pool, or drops it if it failed or outlived CONN_MAX_AGE.
 app.conf["CELERY_DB_REUSE_MAX"] = sys.maxsize  # the key the fixup reads, as it spells it

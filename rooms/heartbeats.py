@@ -45,7 +45,7 @@ class Heartbeat:
         self._sockets.pop(socket, None)
 
     async def _beat(self) -> None:
-        pause = presence.heartbeat_seconds() / math.ceil(len(self._sockets) / CHUNK)
+        pause = presence.heartbeat_seconds() / max(1, math.ceil(len(self._sockets) / CHUNK))
         while self._sockets:
             await asyncio.sleep(pause)
             sockets = list(self._sockets)  # after the pause: those that joined meanwhile too

@@ -14,10 +14,10 @@ late, duplicated or lost message is harmless, and nothing ever needs revoking.
   message per move was a quarter of the cost of a move. When it fires it acts for the
   first seat still awaited through `hand_act_for(reason="timeout")` — the policy plays and
   the seat enters 托管 — or, for a bot, through the bot's own move; if the open deadline
-  is still ahead, it queues itself again for that deadline, writing nothing (unless a
-  message a move queued fires first), so a table's moves keep the held table. In a declaration step every
-  seat still silent at the deadline answers with its silent choice, all at once
-  (`hand_window_close`), and none of them enters 托管 (RULES §8).
+  is still ahead, it queues itself again for that deadline (unless a message a move
+  queued fires first), writing nothing, so the table's next move keeps the held table.
+  In a declaration step every seat still silent at the deadline answers with its silent
+  choice, all at once (`hand_window_close`), and none of them enters 托管 (RULES §8).
 - `seat_move(hand_id, version, seat)`: a seat under 托管 (`hand_act_for(reason=
   "trustee")`) or a bot (`bot_move`) moves, after its think time (rooms.think: a seeded
   pause at the room's `trustee_delay` pace, less the search budget of a level that
