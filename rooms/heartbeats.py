@@ -20,7 +20,6 @@ several loops in one process).
 
 import asyncio
 import logging
-import math
 import weakref
 
 from rooms import presence
@@ -45,7 +44,7 @@ class Heartbeat:
         self._sockets.pop(socket, None)
 
     async def _beat(self) -> None:
-        pause = presence.heartbeat_seconds() / max(1, math.ceil(len(self._sockets) / CHUNK))
+        pause = presence.heartbeat_seconds()  # the beat starts with the socket that joined first
         while self._sockets:
             await asyncio.sleep(pause)
             sockets = list(self._sockets)  # after the pause: those that joined meanwhile too

@@ -20,6 +20,7 @@ def db(function):
     return database_sync_to_async(function, thread_sensitive=False)
 
 
+@functools.cache  # as `db`: one wrapper each
 def presence_thread(function):
     """Run a blocking Redis call of `rooms.presence` off the event loop, on a thread of
     its own, never queued behind the database work of `db`'s threads. On those, when every
